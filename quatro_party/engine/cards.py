@@ -1,0 +1,112 @@
+"""Cards, the deck (R4) and a short text notation for positions.
+
+Notation: a rank is one character, ``A K Q J T 9 8 7 6`` (``T`` is the ten), so a
+hand reads ``"AAKT"`` and a centre ``"QJJ9"``. :func:`parse_cards` turns such a
+string into distinct :class:`Card` objects drawn from a deck, which keeps
+scenario tests short and readable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from .rules import RANKS, SUITS, ranks_for
+
+#: One character per rank for the text notation (``10`` is written ``T``).
+RANK_LETTERS: dict[str, str] = {rank: ("T" if rank == "10" else rank) for rank in RANKS}
+LETTER_RANKS: dict[str, str] = {letter: rank for rank, letter in RANK_LETTERS.items()}
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """One physical card. ``id`` is unique in the deck; only ``rank`` matters to the rules (R4).
+
+    >>> Card(0, "A", "♠")
+    Card(A♠#0)
+    """
+
+    id: int
+    rank: str
+    suit: str
+
+    def __repr__(self) -> str:
+        return f"Card({self.rank}{self.suit}#{self.id})"
+
+    @property
+    def letter(self) -> str:
+        """The card's rank in the text notation."""
+        return RANK_LETTERS[self.rank]
+
+    def to_json(self) -> dict[str, object]:
+        """The card as public JSON: id, rank, suit."""
+        return {"id": self.id, "rank": self.rank, "suit": self.suit}
+
+
+def deck_for(seat_count: int) -> tuple[Card, ...]:
+    """R4: the deck of a table, four copies of each of its N+1 ranks, ids 0…4(N+1)−1.
+
+    >>> len(deck_for(4)), len(deck_for(6)), len(deck_for(8))
+    (20, 28, 36)
+    """
+    return tuple(
+        Card(4 * r + s, rank, SUITS[s]) for r, rank in enumerate(ranks_for(seat_count)) for s in range(4)
+    )
+
+
+def is_carre(cards: Iterable[Card]) -> bool:
+    """R7: four cards of one rank.
+
+    >>> is_carre(parse_cards("KKKK", deck_for(4)))
+    True
+    >>> is_carre(parse_cards("KKKA", deck_for(4)))
+    False
+    """
+    cards = list(cards)
+    return len(cards) == 4 and len({c.rank for c in cards}) == 1
+
+
+def most_of_a_rank(cards: Iterable[Card]) -> int:
+    """How many cards of the commonest rank (R6 uses it).
+
+    >>> most_of_a_rank(parse_cards("AAKQ", deck_for(4)))
+    2
+    """
+    counts: dict[str, int] = {}
+    for card in cards:
+        counts[card.rank] = counts.get(card.rank, 0) + 1
+    return max(counts.values(), default=0)
+
+
+def parse_cards(text: str, deck: Iterable[Card], taken: set[int] | None = None) -> list[Card]:
+    """Cards for a notation string like ``"AAKT"``, each a copy not yet in ``taken``.
+
+    ``taken`` (card ids) is updated, so successive calls never reuse a card.
+    Spaces are ignored.
+
+    >>> deck = deck_for(4); used = set()
+    >>> parse_cards("AA", deck, used), parse_cards("A", deck, used)
+    ([Card(A♠#0), Card(A♥#1)], [Card(A♦#2)])
+    """
+    taken = set() if taken is None else taken
+    pool = list(deck)
+    out: list[Card] = []
+    for letter in text.replace(" ", "").upper():
+        if letter not in LETTER_RANKS:
+            raise ValueError(f"unknown rank letter {letter!r} in {text!r}")
+        rank = LETTER_RANKS[letter]
+        card = next((c for c in pool if c.rank == rank and c.id not in taken), None)
+        if card is None:
+            raise ValueError(f"no copy of {rank} left for {text!r}")
+        taken.add(card.id)
+        out.append(card)
+    return out
+
+
+def format_cards(cards: Iterable[Card | None]) -> str:
+    """The notation of some cards (``.`` for an empty place).
+
+    >>> format_cards(parse_cards("TKA", deck_for(4)))
+    'TKA'
+    """
+    return "".join("." if c is None else c.letter for c in cards)

@@ -1,0 +1,144 @@
+"""Commands: everything that can be asked of a game, as frozen dataclasses.
+
+Seat commands carry the seat that acts; the caller (the server, a bot driver, a
+test) has already established that the sender owns that seat. Table commands
+come from the host. Each is checked by :meth:`quatro_party.engine.Game.apply`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class SeatKind(str, Enum):
+    """R3: who holds a seat."""
+
+    EMPTY = "empty"
+    HUMAN = "human"
+    BOT = "bot"
+
+
+# --- Seat commands: one player acts -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatCommand:
+    """Base of commands sent on behalf of one seat."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class PickSign(SeatCommand):
+    """R8–R10: fix the team's sign for the coming round (first partner wins)."""
+
+    sign: str
+
+
+@dataclass(frozen=True)
+class Ready(SeatCommand):
+    """R11: this player is ready for the round to open."""
+
+
+@dataclass(frozen=True)
+class Swap(SeatCommand):
+    """R14–R16: put ``card`` (id, from the hand) on centre ``place``, taking ``expected`` (id) from it."""
+
+    card: int
+    place: int
+    expected: int
+
+
+@dataclass(frozen=True)
+class TakeChannel(SeatCommand):
+    """R17, R21: take the channel ("prendre la main")."""
+
+
+@dataclass(frozen=True)
+class ReleaseChannel(SeatCommand):
+    """R17, R19, R21: release the channel; the emoji choice is cleared."""
+
+
+@dataclass(frozen=True)
+class ChooseEmoji(SeatCommand):
+    """R18–R20: choose what the held channel emits (any of the 24)."""
+
+    emoji: str
+
+
+@dataclass(frozen=True)
+class CallQuatro(SeatCommand):
+    """R22–R23: "Quatro!" on the partner's hand.
+
+    ``confirmed`` must be true when the caller holds a carré themself (R23).
+    """
+
+    confirmed: bool = False
+
+
+@dataclass(frozen=True)
+class CallContre(SeatCommand):
+    """R24: "Contre!" on an opposing team (``team`` may be omitted at 4 seats)."""
+
+    team: int | None = None
+
+
+@dataclass(frozen=True)
+class RequestReshuffle(SeatCommand):
+    """R27–R30: ask the table for a reshuffle."""
+
+
+@dataclass(frozen=True)
+class AnswerVote(SeatCommand):
+    """R28: accept or refuse the running reshuffle vote."""
+
+    accept: bool
+
+
+# --- Table commands: the host and the server ----------------------------------------
+
+
+@dataclass(frozen=True)
+class SetSeatCount:
+    """R1: change the number of seats (lobby only). Seats beyond the new count are emptied."""
+
+    seat_count: int
+
+
+@dataclass(frozen=True)
+class Sit:
+    """R3: put a human or a bot on a seat (or rename it). ``kind=EMPTY`` frees it (lobby only)."""
+
+    seat: int
+    kind: SeatKind
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class SetConnected:
+    """R33: a human's device came or went. The seat and hand stay."""
+
+    seat: int
+    connected: bool
+
+
+@dataclass(frozen=True)
+class StartGame:
+    """Leave the lobby for the first sign phase. Every seat must be held."""
+
+
+@dataclass(frozen=True)
+class StartNextRound:
+    """R32: the host cuts the pause short."""
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """Back to the lobby with the same seats and scores at zero."""
+
+
+Command = (
+    PickSign | Ready | Swap | TakeChannel | ReleaseChannel | ChooseEmoji | CallQuatro | CallContre
+    | RequestReshuffle | AnswerVote | SetSeatCount | Sit | SetConnected | StartGame | StartNextRound | NewGame
+)
