@@ -47,7 +47,7 @@ def table_view(game: Game, now: float) -> dict[str, Any]:
             "kind": s.kind.value,
             "name": s.name,
             "connected": s.connected or s.kind is SeatKind.BOT,
-            "ready": s.ready,
+            "ready": s.ready or s.kind is SeatKind.BOT,  # R11: bots are always ready
             "channel": {"held": s.channel_held, "emoji": s.last_emitted if s.channel_held else None},
         })
     last_vote_gap = None

@@ -1,0 +1,259 @@
+"""The wire protocol: every message, both directions, in one module (see ``docs/protocol.md``).
+
+Client messages are JSON objects with a string ``"type"`` and an optional ``"id"``
+(any short string or integer, echoed in the reply so a client can match it).
+:func:`parse_phone` and :func:`parse_screen` turn raw text into typed messages or
+raise :class:`ProtocolError` with a stable code; they never raise anything else.
+Phone *actions* become engine seat commands: the seat is never taken from the
+message, only from the connection's token (R39: a phone cannot act for another seat).
+
+>>> parse_phone('{"type": "swap", "card": 3, "place": 1, "expected": 9, "id": 7}')
+Action(id=7, kind='swap', fields={'card': 3, 'place': 1, 'expected': 9})
+>>> to_command(parse_phone('{"type": "ready"}'), seat=2)
+Ready(seat=2)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .engine import commands as c
+from .engine.refusals import Refusal
+
+#: Larger client messages are refused unread.
+MAX_MESSAGE_BYTES = 4096
+#: Longest "id" a client may attach (characters).
+MAX_ID_LENGTH = 40
+#: Bot levels a host may choose.
+BOT_LEVELS = ("easy", "normal", "hard")
+LANGUAGES = ("en", "fr")
+
+
+class ProtocolError(Exception):
+    """A message that cannot be understood. ``code`` is stable; ``message`` is English."""
+
+    def __init__(self, code: str, message: str, ref: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.ref = ref
+
+
+# --- phone → server ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hello:
+    """First message of a phone: resume with a seat token, or ``None`` to look at free seats."""
+
+    id: Any
+    token: str | None
+
+
+@dataclass(frozen=True)
+class Join:
+    """Take a free seat under a name."""
+
+    id: Any
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Leave:
+    """Give the seat back (lobby only); the token stops working."""
+
+    id: Any
+
+
+@dataclass(frozen=True)
+class Action:
+    """A game action for the connection's own seat; ``kind`` names it, ``fields`` are checked."""
+
+    id: Any
+    kind: str
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+# --- screen → server ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScreenHello:
+    """First message of a big screen; ``host`` is the host secret, or ``None`` for a spectator screen."""
+
+    id: Any
+    host: str | None
+
+
+@dataclass(frozen=True)
+class HostAction:
+    """A host control; only accepted from a screen that proved the host secret."""
+
+    id: Any
+    kind: str
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+# --- field checks ------------------------------------------------------------------
+
+
+def _int(msg: dict[str, Any], key: str, lo: int = 0, hi: int = 1000) -> int:
+    v = msg.get(key)
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise ProtocolError("bad_field", f"'{key}' must be a whole number from {lo} to {hi}", msg.get("id"))
+    return v
+
+
+def _opt_int(msg: dict[str, Any], key: str, lo: int = 0, hi: int = 1000) -> int | None:
+    return None if msg.get(key) is None else _int(msg, key, lo, hi)
+
+
+def _bool(msg: dict[str, Any], key: str, default: bool | None = None) -> bool:
+    v = msg.get(key, default)
+    if not isinstance(v, bool):
+        raise ProtocolError("bad_field", f"'{key}' must be true or false", msg.get("id"))
+    return v
+
+
+def _str(msg: dict[str, Any], key: str, max_len: int = 64, optional: bool = False) -> str | None:
+    v = msg.get(key)
+    if v is None and optional:
+        return None
+    if not isinstance(v, str) or len(v) > max_len:
+        raise ProtocolError("bad_field", f"'{key}' must be a text of at most {max_len} characters", msg.get("id"))
+    return v
+
+
+def _choice(msg: dict[str, Any], key: str, options: tuple[str, ...]) -> str:
+    v = msg.get(key)
+    if v not in options:
+        raise ProtocolError("bad_field", f"'{key}' must be one of {', '.join(options)}", msg.get("id"))
+    return str(v)
+
+
+#: Phone actions: message type → (field checker, engine command builder).
+_PHONE_ACTIONS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], Callable[..., c.SeatCommand]]] = {
+    "pick_sign": (lambda m: {"sign": _str(m, "sign", 16)}, c.PickSign),
+    "ready": (lambda m: {}, c.Ready),
+    "swap": (lambda m: {"card": _int(m, "card"), "place": _int(m, "place", 0, 3),
+                        "expected": _int(m, "expected")}, c.Swap),
+    "take_channel": (lambda m: {}, c.TakeChannel),
+    "release_channel": (lambda m: {}, c.ReleaseChannel),
+    "choose_emoji": (lambda m: {"emoji": _str(m, "emoji", 16)}, c.ChooseEmoji),
+    "call_quatro": (lambda m: {"confirmed": _bool(m, "confirmed", False)}, c.CallQuatro),
+    "call_contre": (lambda m: {"team": _opt_int(m, "team", 0, 3)}, c.CallContre),
+    "request_reshuffle": (lambda m: {}, c.RequestReshuffle),
+    "answer_vote": (lambda m: {"accept": _bool(m, "accept")}, c.AnswerVote),
+}
+PHONE_ACTION_TYPES = tuple(_PHONE_ACTIONS)
+
+#: Host controls: message type → field checker.
+_HOST_ACTIONS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "set_seats": lambda m: {"count": _int(m, "count", 4, 8)},
+    "add_bot": lambda m: {"seat": _int(m, "seat", 0, 7),
+                          "level": _choice(m, "level", BOT_LEVELS) if m.get("level") is not None else None},
+    "remove_bot": lambda m: {"seat": _int(m, "seat", 0, 7)},
+    "free_seat": lambda m: {"seat": _int(m, "seat", 0, 7)},
+    "allow_move": lambda m: {"seat": _int(m, "seat", 0, 7)},
+    "fill_bots": lambda m: {},
+    "start_game": lambda m: {},
+    "next_round": lambda m: {},
+    "new_game": lambda m: {},
+    "settings": lambda m: {k: v for k, v in (
+        ("bot_level", _choice(m, "bot_level", BOT_LEVELS) if "bot_level" in m else None),
+        ("language", _choice(m, "language", LANGUAGES) if "language" in m else None),
+    ) if v is not None},
+}
+HOST_ACTION_TYPES = tuple(_HOST_ACTIONS)
+
+
+def _decode(raw: str | bytes) -> dict[str, Any]:
+    if isinstance(raw, bytes):
+        if len(raw) > MAX_MESSAGE_BYTES:
+            raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("bad_json", "messages are UTF-8 JSON text") from None
+    if len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+    try:
+        msg = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_json", "that is not valid JSON") from None
+    if not isinstance(msg, dict):
+        raise ProtocolError("bad_message", "a message is a JSON object")
+    ref = msg.get("id")
+    if ref is not None and not (isinstance(ref, (int, str)) and not isinstance(ref, bool)
+                                and len(str(ref)) <= MAX_ID_LENGTH):
+        raise ProtocolError("bad_field", f"'id' must be a number or a text of at most {MAX_ID_LENGTH} characters")
+    if not isinstance(msg.get("type"), str):
+        raise ProtocolError("bad_message", "a message needs a string 'type'", ref)
+    return msg
+
+
+def parse_phone(raw: str | bytes) -> Hello | Join | Leave | Action:
+    """A phone's message, checked. Raises :class:`ProtocolError` for anything malformed."""
+    msg = _decode(raw)
+    kind, ref = msg["type"], msg.get("id")
+    if kind == "hello":
+        return Hello(ref, _str(msg, "token", 128, optional=True))
+    if kind == "join":
+        return Join(ref, _int(msg, "seat", 0, 7), _str(msg, "name", 40) or "")
+    if kind == "leave":
+        return Leave(ref)
+    if kind in _PHONE_ACTIONS:
+        return Action(ref, kind, _PHONE_ACTIONS[kind][0](msg))
+    raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}", ref)
+
+
+def parse_screen(raw: str | bytes) -> ScreenHello | HostAction:
+    """A big screen's message, checked. Raises :class:`ProtocolError` for anything malformed."""
+    msg = _decode(raw)
+    kind, ref = msg["type"], msg.get("id")
+    if kind == "hello":
+        return ScreenHello(ref, _str(msg, "host", 128, optional=True))
+    if kind in _HOST_ACTIONS:
+        return HostAction(ref, kind, _HOST_ACTIONS[kind](msg))
+    raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}", ref)
+
+
+def to_command(action: Action, seat: int) -> c.SeatCommand:
+    """The engine command for a phone (or bot) action, on behalf of ``seat``."""
+    return _PHONE_ACTIONS[action.kind][1](seat, **action.fields)
+
+
+def action_message(kind: str, **fields: Any) -> dict[str, Any]:
+    """The JSON a client sends for an action, e.g. ``action_message("swap", card=3, place=1, expected=9)``.
+
+    Bots build their moves with this, so they speak exactly the phones' protocol.
+    """
+    if kind not in _PHONE_ACTIONS:
+        raise ValueError(f"unknown action {kind!r}")
+    return {"type": kind, **fields}
+
+
+# --- server → client ---------------------------------------------------------------
+
+
+def state_message(view: dict[str, Any], events: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    """A full, fresh view for one recipient, with the public events since the last one."""
+    return {"type": "state", "view": view, "events": events, **extra}
+
+
+def refused_message(refusal: Refusal, ref: Any = None) -> dict[str, Any]:
+    """The engine refused an action; only its sender gets this."""
+    return {"type": "refused", "id": ref, **refusal.to_json()}
+
+
+def error_message(code: str, message: str, ref: Any = None) -> dict[str, Any]:
+    """A message the server could not accept (malformed, forbidden, wrong token…)."""
+    return {"type": "error", "id": ref, "code": code, "message": message}
+
+
+def ack_message(ref: Any = None) -> dict[str, Any]:
+    """The action was accepted; the new state follows in a ``state`` message."""
+    return {"type": "ok", "id": ref}
