@@ -1,0 +1,68 @@
+"""Browser fixtures: a real headless Chromium (Debian's), driven by Playwright.
+
+A phone on the LAN opens a plain-http page on a non-secure origin; to see what it
+sees while staying on loopback, Chromium maps ``party.test`` to 127.0.0.1 and
+pages are opened as ``http://party.test:PORT/…`` (see FIELD-NOTES). Screenshots go
+to ``screenshots/`` at the project root (or ``$QUATRO_SCREENSHOTS``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+CHROMIUM = os.environ.get("QUATRO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+SCREENSHOTS = Path(os.environ.get("QUATRO_SCREENSHOTS", Path(__file__).resolve().parents[2] / "screenshots"))
+PHONE_HOST = "party.test"
+
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run",
+    "--disable-component-update", "--disable-sync", f"--host-resolver-rules=MAP {PHONE_HOST} 127.0.0.1",
+]
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[object]:
+    """One Chromium for the whole session. A missing Chromium is a failure, never a skip."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium fonts-noto-color-emoji")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone_context(chromium):
+    """A phone-sized, touch-enabled browser context (390×844, like a recent phone)."""
+    context = chromium.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True,
+        locale="en-US",
+    )
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def tv_context(chromium):
+    """A 1920×1080 context, like the laptop's browser on the TV."""
+    context = chromium.new_context(viewport={"width": 1920, "height": 1080}, locale="en-US")
+    yield context
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+def phone_url(port: int, path: str = "/") -> str:
+    """The URL a phone on the LAN would open: a non-secure origin that stays on loopback."""
+    return f"http://{PHONE_HOST}:{port}{path}"
