@@ -9,6 +9,7 @@ scenario tests short and readable.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable
 
 from .rules import RANKS, SUITS, ranks_for
@@ -43,11 +44,14 @@ class Card:
         return {"id": self.id, "rank": self.rank, "suit": self.suit}
 
 
+@lru_cache(maxsize=None)
 def deck_for(seat_count: int) -> tuple[Card, ...]:
     """R4: the deck of a table, four copies of each of its N+1 ranks, ids 0…4(N+1)−1.
 
     >>> len(deck_for(4)), len(deck_for(6)), len(deck_for(8))
     (20, 28, 36)
+
+    Cached: cards are frozen, so every round of every game can share the same tuple.
     """
     return tuple(
         Card(4 * r + s, rank, SUITS[s]) for r, rank in enumerate(ranks_for(seat_count)) for s in range(4)
@@ -62,8 +66,12 @@ def is_carre(cards: Iterable[Card]) -> bool:
     >>> is_carre(parse_cards("KKKA", deck_for(4)))
     False
     """
-    cards = list(cards)
-    return len(cards) == 4 and len({c.rank for c in cards}) == 1
+    if not isinstance(cards, (list, tuple)):
+        cards = list(cards)
+    if len(cards) != 4:
+        return False
+    rank = cards[0].rank  # a hot path (every call, every view): no set, no counting
+    return cards[1].rank == rank and cards[2].rank == rank and cards[3].rank == rank
 
 
 def most_of_a_rank(cards: Iterable[Card]) -> int:

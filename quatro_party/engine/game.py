@@ -22,13 +22,14 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable
 
 from . import events as ev
-from .cards import Card, deck_for, format_cards, is_carre, most_of_a_rank
+from .cards import Card, deck_for, format_cards, is_carre, parse_cards
 from .commands import (
     AnswerVote, CallContre, CallQuatro, ChooseEmoji, NewGame, PickSign, Ready, ReleaseChannel,
     RequestReshuffle, SeatKind, SetConnected, SetSeatCount, Sit, StartGame, StartNextRound, Swap, TakeChannel,
@@ -41,6 +42,21 @@ from .rules import (
 
 #: Longest player name accepted (characters, after trimming).
 MAX_NAME_LENGTH = 20
+
+
+def _card_id(card: Card) -> int:
+    return card.id
+
+
+#: R6 — a rank held ``REDEAL_THRESHOLD`` times in a hand of ``HAND_SIZE`` must show up among
+#: the hand's first ``HAND_SIZE - REDEAL_THRESHOLD + 1`` cards, so only those ranks need counting.
+_SUSPECTS = HAND_SIZE - REDEAL_THRESHOLD + 1
+
+
+def _too_many_of_a_rank(hand: list[Card]) -> bool:
+    """R6: does this dealt hand hold ``REDEAL_THRESHOLD`` or more cards of one rank? (hot: every deal)"""
+    ranks = [c.rank for c in hand]
+    return any(ranks.count(r) >= REDEAL_THRESHOLD for r in ranks[:_SUSPECTS])
 
 
 class Phase(str, Enum):
@@ -216,6 +232,42 @@ class Game:
         hands = " ".join(format_cards(s.hand) for s in self.seats)
         return f"{hands} | {format_cards(self.centre)}"
 
+    def set_position(self, text: str) -> None:
+        """Test hook: lay out every hand and the centre of the running round from text notation.
+
+        ``text`` reads ``"AAAK QQJJ KKTT JJAT | KQT9"``: one 4-card hand per seat in seat
+        order, then ``|`` and the 4 centre places. Between them the cards must be exactly
+        the table's deck (R4–R5: nothing added, nothing lost); which copy of a rank goes
+        where is fixed (lowest id first), so positions are reproducible. R6 is *not*
+        applied (a scenario may need a carré). Only during play; raises ``ValueError``
+        for anything else. Nothing else changes (cooldowns, channels, clock, votes).
+
+        >>> import random
+        >>> from quatro_party.engine import Game, Sit, SeatKind, StartGame
+        >>> game = Game(4, rng=random.Random(0))
+        >>> for seat in range(4):
+        ...     _ = game.apply(Sit(seat, SeatKind.BOT, f"Bot {seat}"), now=0.0)
+        >>> _ = game.apply(StartGame(), now=0.0)
+        >>> game.set_position("AAAA KKKK QQQQ JJJJ | TTTT")
+        >>> game.position(), game.has_carre(0)
+        ('AAAA KKKK QQQQ JJJJ | TTTT', True)
+        """
+        if self.phase is not Phase.PLAY:
+            raise ValueError("a position can only be set while a round is in play")
+        hands_text, bar, centre_text = text.partition("|")
+        hand_texts = hands_text.split()
+        if not bar or len(hand_texts) != self.seat_count:
+            raise ValueError(f"need {self.seat_count} hands, then '|' and the centre: {text!r}")
+        deck = deck_for(self.seat_count)
+        taken: set[int] = set()
+        hands = [parse_cards(h, deck, taken) for h in hand_texts]
+        centre = parse_cards(centre_text, deck, taken)
+        if any(len(h) != HAND_SIZE for h in hands) or len(centre) != CENTRE_SIZE:
+            raise ValueError(f"every hand holds {HAND_SIZE} cards and the centre {CENTRE_SIZE}: {text!r}")
+        for s, hand in zip(self.seats, hands):
+            s.hand = hand
+        self.centre = centre
+
     def next_deadline(self) -> float | None:
         """The earliest time at which :meth:`tick` has something to do, or ``None``."""
         found = self._earliest()
@@ -248,15 +300,25 @@ class Game:
     # --- time ---------------------------------------------------------------------
 
     def _earliest(self) -> tuple[float, int, int] | None:
+        """The next thing due as ``(time, kind, seat)``: kind 0 an emission, 1 the vote's end, 2 the phase's end.
+
+        Ties go to the lower kind, then the lower seat (hence the strict ``<`` below: the
+        loop meets seats in order). Called on every command, so kept to plain comparisons.
+        """
         best: tuple[float, int, int] | None = None
         if self.phase is Phase.PLAY:
-            for i, s in enumerate(self.seats):
-                if s.next_emission_at is not None and (best is None or (s.next_emission_at, 0, i) < best):
-                    best = (s.next_emission_at, 0, i)
-            if self.vote is not None and (best is None or (self.vote.ends_at, 1, 0) < best):
-                best = (self.vote.ends_at, 1, 0)
-        if self.phase_ends_at is not None and (best is None or (self.phase_ends_at, 2, 0) < best):
-            best = (self.phase_ends_at, 2, 0)
+            i = 0
+            for s in self.seats:
+                at = s.next_emission_at
+                if at is not None and (best is None or at < best[0]):
+                    best = (at, 0, i)
+                i += 1
+            vote = self.vote
+            if vote is not None and (best is None or vote.ends_at < best[0]):
+                best = (vote.ends_at, 1, 0)
+        end = self.phase_ends_at
+        if end is not None and (best is None or end < best[0]):
+            best = (end, 2, 0)
         return best
 
     def _advance(self, now: float) -> list[ev.Event]:
@@ -339,12 +401,12 @@ class Game:
 
     def _deal(self, cards: tuple[Card, ...] | list[Card]) -> None:
         """R5–R6: shuffle and deal until no hand holds three of a rank."""
-        pile = sorted(cards)  # a fixed order, so the deal depends on the RNG alone
+        pile = sorted(cards, key=_card_id)  # a fixed order (ids are unique), so the deal depends on the RNG alone
         self.redeals = 0
         while True:
             self.rng.shuffle(pile)
             hands = [pile[i * HAND_SIZE:(i + 1) * HAND_SIZE] for i in range(self.seat_count)]
-            if all(most_of_a_rank(h) < REDEAL_THRESHOLD for h in hands):
+            if not any(_too_many_of_a_rank(h) for h in hands):
                 break
             self.redeals += 1
         for s, hand in zip(self.seats, hands):
@@ -403,7 +465,10 @@ class Game:
     def _wait(self, reason: Reason, ready_at: float, what: str) -> None:
         if self.now < ready_at:
             left = round(ready_at - self.now, 3)
-            raise Refused(reason, f"{what}, {left:.1f} s left", wait=left)
+            # Tenths rounded *up* (never "0.0 s left" while still waiting); the inner round()
+            # absorbs float noise such as 2.0 - 0.7 = 1.3000000000000003.
+            shown = math.ceil(round(left * 10, 6)) / 10
+            raise Refused(reason, f"{what}, {shown:.1f} s left", wait=left)
 
     # --- handlers: table ----------------------------------------------------------
 
@@ -535,6 +600,9 @@ class Game:
         s.channel_held = False
         s.channel_choice = None  # R19
         s.next_emission_at = None
+        # R19: a released channel shows nothing; without this a re-taken channel with no choice
+        # would still show its old emoji on every screen. ``last_emission_at`` stays (R18's 5 s).
+        s.last_emitted = None
         s.channel_ready_at = self.now + self.timing.channel_cooldown
         events.append(ev.ChannelReleased(c.seat))
 
