@@ -207,6 +207,8 @@ def parse_phone(raw: str | bytes) -> Hello | Join | Leave | Action:
         return Leave(ref)
     if kind in _PHONE_ACTIONS:
         return Action(ref, kind, _PHONE_ACTIONS[kind][0](msg))
+    if kind in _HOST_ACTIONS:
+        raise ProtocolError("not_host", "only the host's big screen can do that", ref)
     raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}", ref)
 
 
@@ -237,6 +239,11 @@ def action_message(kind: str, **fields: Any) -> dict[str, Any]:
 
 
 # --- server → client ---------------------------------------------------------------
+
+
+def json_text(msg: dict[str, Any]) -> str:
+    """A server message as the text frame that goes on the wire (UTF-8 JSON, emoji unescaped)."""
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
 
 def state_message(view: dict[str, Any], events: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:

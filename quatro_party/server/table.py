@@ -1,0 +1,602 @@
+"""The table: one thread owns the engine; sockets and bots talk to it through a queue.
+
+Everything that touches the :class:`~quatro_party.engine.Game` happens on the
+table thread, in arrival order (R16, R25: "the server orders exchanges by
+arrival"). Socket reader threads only *post* raw text; the table parses it,
+applies it, and after every change sends each socket its own fresh view, built
+by the engine's view functions and nothing else (R36–R39):
+
+* big screens and unseated phones get ``table_view``;
+* a seated phone (or a bot) gets ``seat_view`` of its own seat.
+
+The thread sleeps in ``queue.get(timeout=…)`` until the next engine deadline or
+bot wake-up, whichever is first: no polling.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import random
+import secrets
+import threading
+import time
+from typing import Any, Callable
+
+from .. import protocol as p
+from ..engine import (
+    Game, NewGame, Phase, SeatKind, SetConnected, SetSeatCount, Sit, StartGame, StartNextRound, Timing,
+    seat_view, table_view,
+)
+from ..engine.refusals import Reason, Refusal
+from .connection import Connection
+
+log = logging.getLogger("quatro.server")
+
+#: How long a host-issued seat link stays usable (seconds of the table clock).
+MOVE_LINK_LIFETIME = 600.0
+#: Shortest sleep when a bot asks to be woken in the past (guards against a spinning bot).
+MIN_SLEEP = 0.001
+
+BOT_NAMES = ("Ada", "Bix", "Cleo", "Dex", "Eno", "Fay", "Gus", "Hal")
+
+_STOP = object()
+
+
+def _load_make_bot() -> Callable[..., Any]:
+    """The bots package's factory, or the internal stub while that package is not there."""
+    try:
+        from ..bots import make_bot  # type: ignore[attr-defined]
+    except ImportError:
+        from .botstub import make_bot
+    return make_bot
+
+
+def _dumps(msg: dict[str, Any]) -> str:
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+
+class Table:
+    """One table per host: the engine, the seats' tokens, the bots and every socket.
+
+    ``config`` keys (all optional): ``seats`` (4/6/8), ``seed``, ``time_scale``,
+    ``clock`` (a ``() -> float`` monotonic source), ``host_secret``, ``bot_level``,
+    ``language``, ``join_url``, ``mdns_name``, ``bot_factory`` (overrides
+    ``quatro_party.bots.make_bot``).
+    """
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.clock: Callable[[], float] = config.get("clock") or time.monotonic
+        seed = config.get("seed")
+        self.seed = seed
+        scale = float(config.get("time_scale") or 1.0)
+        self.timing = Timing().scaled(scale)
+        # Deals depend on the seed alone; bots get their own generators so that
+        # adding a bot never changes the cards.
+        self.game = Game(int(config.get("seats") or 4), rng=random.Random(seed), timing=self.timing)
+        self.host_secret: str = config.get("host_secret") or secrets.token_urlsafe(18)
+        self.settings: dict[str, str] = {
+            "bot_level": config.get("bot_level") or "normal",
+            "language": config.get("language") or "en",
+        }
+        self.join_url: str = config.get("join_url") or ""
+        self.mdns_name: str | None = config.get("mdns_name")
+        self._make_bot = config.get("bot_factory") or _load_make_bot()
+        self.conns: set[Connection] = set()
+        self.tokens: dict[str, int] = {}  # seat token → seat
+        self.seat_tokens: dict[int, str] = {}  # seat → its token
+        self.moves: dict[str, tuple[int, float]] = {}  # seat-link token → (seat, expiry)
+        self.bots: dict[int, tuple[str, Any, Connection]] = {}  # seat → (level, bot, its pseudo-connection)
+        self._events: list[dict[str, Any]] = []
+        self._dirty = False
+        self._inbox: queue.Queue[Any] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="quatro-table", daemon=True)
+        self._stopped = threading.Event()
+
+    # --- life cycle (any thread) ----------------------------------------------------
+
+    def start(self) -> "Table":
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Close every socket (1001, going away) and end the table thread."""
+        if not self._thread.is_alive():
+            return
+        try:
+            self.call(lambda: self._close_all(1001, "server shutting down"), timeout=timeout)
+        except Exception:  # pragma: no cover - table already gone
+            pass
+        self._inbox.put(_STOP)
+        self._thread.join(timeout)
+
+    def post(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Run ``fn(*args)`` on the table thread, soon, in arrival order."""
+        self._inbox.put((fn, args, None))
+
+    def call(self, fn: Callable[[], Any], timeout: float = 5.0) -> Any:
+        """Run ``fn()`` on the table thread and return its result (tests and the launcher use it)."""
+        box: dict[str, Any] = {}
+        done = threading.Event()
+        self._inbox.put((fn, (), (box, done)))
+        if not done.wait(timeout):
+            raise TimeoutError("the table thread did not answer")
+        if "error" in box:
+            raise box["error"]
+        return box.get("value")
+
+    def poke(self) -> None:
+        """Wake the table now (tests with an injected clock call this after moving time)."""
+        self._inbox.put((lambda: None, (), None))
+
+    # entry points used by the socket handlers
+    def connect(self, conn: Connection) -> None:
+        self.post(self._on_connect, conn)
+
+    def receive(self, conn: Connection, raw: str | bytes) -> None:
+        self.post(self._on_message, conn, raw)
+
+    def disconnect(self, conn: Connection) -> None:
+        self.post(self._on_disconnect, conn)
+
+    def set_join_url(self, url: str) -> None:
+        self.post(self._set_public, "join_url", url)
+
+    def set_mdns_name(self, name: str | None) -> None:
+        self.post(self._set_public, "mdns_name", name)
+
+    # --- the table thread -----------------------------------------------------------
+
+    def _run(self) -> None:
+        while True:
+            try:
+                item = self._inbox.get(timeout=self._sleep_for())
+            except queue.Empty:
+                item = None
+            if item is _STOP:
+                self._stopped.set()
+                return
+            if item is not None:
+                fn, args, reply = item
+                try:
+                    value = fn(*args)
+                    if reply is not None:
+                        reply[0]["value"] = value
+                except Exception as exc:  # nothing a client sends may kill the table
+                    log.exception("table: error while handling %s", getattr(fn, "__name__", fn))
+                    if reply is not None:
+                        reply[0]["error"] = exc
+                finally:
+                    if reply is not None:
+                        reply[1].set()
+            try:
+                self._tick()
+                self._wake_bots()
+                self._flush()
+            except Exception:
+                log.exception("table: error in the scheduler")
+
+    def _sleep_for(self) -> float | None:
+        """Seconds until the engine's next deadline or the next bot wake-up (``None``: until a message)."""
+        due = [self.game.next_deadline()] + [b.next_wake() for _, b, _ in self.bots.values()]
+        due = [d for d in due if d is not None]
+        if self._dirty:
+            return 0.0
+        if not due:
+            return None
+        return max(MIN_SLEEP, min(due) - self.clock())
+
+    def _now(self) -> float:
+        return self.clock()
+
+    def _tick(self) -> None:
+        deadline = self.game.next_deadline()
+        if deadline is None:
+            return
+        now = self._now()
+        if deadline <= now:
+            out = self.game.tick(now)
+            self._note(out.events)
+
+    def _note(self, events: Any) -> None:
+        if events:
+            self._events.extend(e.to_json() for e in events)
+        self._dirty = True
+
+    def _wake_bots(self) -> None:
+        now = self._now()
+        for seat in sorted(self.bots):
+            entry = self.bots.get(seat)
+            if entry is None:
+                continue
+            _, bot, conn = entry
+            try:
+                at = bot.next_wake()
+                if at is None or at > now:
+                    continue
+                moves = bot.wake(now) or []
+            except Exception:
+                log.exception("bot on seat %s failed to wake", seat)
+                continue
+            for msg in moves[:8]:  # a bot gets the same path as a phone, and no more than a burst
+                try:
+                    raw = _dumps(msg)
+                except (TypeError, ValueError):
+                    log.warning("bot on seat %s produced a non-JSON message: %r", seat, msg)
+                    continue
+                self._on_message(conn, raw)
+                if self.bots.get(seat) is not entry:  # the action changed the seat (should not happen)
+                    break
+            self._flush()
+
+    # --- sending -------------------------------------------------------------------
+
+    def _public(self, conn: Connection) -> dict[str, Any]:
+        table = {
+            "join_url": self.join_url,
+            "mdns_name": self.mdns_name,
+            "bots": {str(s): level for s, (level, _, _) in sorted(self.bots.items())},
+            "settings": dict(self.settings),
+        }
+        if conn.kind == "screen":
+            table["host"] = conn.is_host
+        return table
+
+    def _view_for(self, conn: Connection, now: float, cache: dict[Any, dict[str, Any]]) -> dict[str, Any]:
+        seat = conn.seat if conn.kind in ("phone", "bot") else None
+        if seat is not None and not 0 <= seat < self.game.seat_count:
+            seat = None
+        if seat not in cache:
+            cache[seat] = table_view(self.game, now) if seat is None else seat_view(self.game, seat, now)
+        return cache[seat]
+
+    def _state_text(self, conn: Connection, events: list[dict[str, Any]], now: float,
+                    cache: dict[Any, dict[str, Any]]) -> str:
+        return _dumps(p.state_message(self._view_for(conn, now, cache), events, table=self._public(conn)))
+
+    def _send(self, conn: Connection, msg: dict[str, Any] | str) -> None:
+        text = msg if isinstance(msg, str) else _dumps(msg)
+        if conn.kind == "bot":
+            self._to_bot(conn, text)
+        else:
+            conn.send_text(text)
+
+    def _to_bot(self, conn: Connection, text: str) -> None:
+        entry = self.bots.get(conn.seat) if conn.seat is not None else None
+        if entry is None or entry[2] is not conn:
+            return
+        try:
+            # A fresh copy of exactly the frame a phone would get: the bot can never hold a live reference.
+            entry[1].observe(json.loads(text), self._now())
+        except Exception:
+            log.exception("bot on seat %s failed to observe", conn.seat)
+
+    def _flush(self) -> None:
+        """After a change: every greeted socket and every bot gets its own fresh view and the new events."""
+        if not self._dirty:
+            return
+        events, self._events, self._dirty = self._events, [], False
+        now = self._now()
+        cache: dict[Any, dict[str, Any]] = {}
+        for conn in list(self.conns):
+            if conn.greeted and conn.open:
+                conn.send_text(self._state_text(conn, events, now, cache))
+        for seat, (_, _, conn) in list(self.bots.items()):
+            self._to_bot(conn, self._state_text(conn, events, now, cache))
+
+    def _send_state(self, conn: Connection) -> None:
+        """A full, fresh view for one socket (after hello): no events, nothing stale."""
+        self._send(conn, self._state_text(conn, [], self._now(), {}))
+
+    def _error(self, conn: Connection, code: str, message: str, ref: Any = None) -> None:
+        log.info("%r: %s: %s", conn, code, message)
+        self._send(conn, p.error_message(code, message, ref))
+
+    def _close_all(self, code: int, reason: str) -> None:
+        for conn in list(self.conns):
+            conn.close(code, reason)
+
+    def _set_public(self, key: str, value: Any) -> None:
+        setattr(self, key, value)
+        self._dirty = True
+
+    # --- connections ---------------------------------------------------------------
+
+    def _on_connect(self, conn: Connection) -> None:
+        self.conns.add(conn)
+        log.info("%r connected", conn)
+
+    def _on_disconnect(self, conn: Connection) -> None:
+        self.conns.discard(conn)
+        log.info("%r disconnected", conn)
+        seat, conn.seat = conn.seat, None
+        if seat is not None and not self._attached(seat):
+            self._apply(SetConnected(seat, False))  # R33: the seat and hand stay
+
+    def _attached(self, seat: int) -> list[Connection]:
+        return [c for c in self.conns if c.seat == seat and c.kind == "phone" and c.open]
+
+    def _detach(self, seat: int, code: str, message: str, keep: Connection | None = None) -> None:
+        """Unseat every other socket on ``seat``: they fall back to the public view."""
+        for other in self._attached(seat):
+            if other is not keep:
+                other.seat = None
+                other.token = None
+                self._error(other, code, message)
+                self._send_state(other)
+
+    def _apply(self, cmd: Any) -> Refusal | None:
+        out = self.game.apply(cmd, self._now())
+        if out.events or out.refusal is None:
+            self._note(out.events)
+        return out.refusal
+
+    # --- messages ------------------------------------------------------------------
+
+    def _on_message(self, conn: Connection, raw: str | bytes) -> None:
+        if conn not in self.conns and conn.kind != "bot":
+            return  # arrived after the socket closed
+        try:
+            if conn.kind == "screen":
+                self._screen_message(conn, p.parse_screen(raw))
+            else:
+                self._phone_message(conn, p.parse_phone(raw))
+        except p.ProtocolError as exc:
+            self._error(conn, exc.code, exc.message, exc.ref)
+        except Exception:
+            log.exception("%r: message crashed its handler: %.200r", conn, raw)
+            self._error(conn, "internal", "the server could not handle that message")
+
+    def _phone_message(self, conn: Connection, msg: Any) -> None:
+        if isinstance(msg, p.Hello):
+            self._hello(conn, msg)
+        elif isinstance(msg, p.Join):
+            self._join(conn, msg)
+        elif isinstance(msg, p.Leave):
+            self._leave(conn, msg)
+        elif isinstance(msg, p.Action):
+            if conn.seat is None:
+                self._error(conn, "not_seated", "take a seat first", msg.id)
+                return
+            refusal = self._apply(p.to_command(msg, conn.seat))
+            if refusal is not None:
+                log.info("%r: %s refused: %s", conn, msg.kind, refusal.reason.value)
+                self._send(conn, p.refused_message(refusal, msg.id))
+            else:
+                self._send(conn, p.ack_message(msg.id))
+
+    def _seat_token(self, seat: int) -> str:
+        token = secrets.token_urlsafe(18)
+        old = self.seat_tokens.pop(seat, None)
+        if old is not None:
+            self.tokens.pop(old, None)
+        self.tokens[token] = seat
+        self.seat_tokens[seat] = token
+        return token
+
+    def _revoke(self, seat: int) -> None:
+        old = self.seat_tokens.pop(seat, None)
+        if old is not None:
+            self.tokens.pop(old, None)
+        for t, (s, _) in list(self.moves.items()):
+            if s == seat:
+                del self.moves[t]
+
+    def _seat_me(self, conn: Connection, seat: int, token: str, ref: Any) -> None:
+        conn.seat, conn.token, conn.greeted = seat, token, True
+        self._send(conn, {"type": "joined", "id": ref, "seat": seat, "token": token})
+        if self.game.seats[seat].kind is SeatKind.HUMAN:
+            self._apply(SetConnected(seat, True))
+        self._dirty = True
+
+    def _hello(self, conn: Connection, msg: p.Hello) -> None:
+        token = msg.token
+        if conn.seat is not None and token == conn.token:
+            conn.greeted = True
+            self._send_state(conn)
+            return
+        if token:
+            now = self._now()
+            move = self.moves.pop(token, None)
+            if move is not None and move[1] >= now and move[0] < self.game.seat_count:
+                # A seat link the host allowed (allow_move): this device takes the seat, the old one loses it.
+                seat = move[0]
+                new_token = self._seat_token(seat)
+                self._detach(seat, "seat_moved", "this seat moved to another device", keep=conn)
+                log.info("%r: seat %s moved here by seat link", conn, seat)
+                self._seat_me(conn, seat, new_token, msg.id)
+                return
+            seat = self.tokens.get(token)
+            if seat is not None and seat < self.game.seat_count:
+                # The token is the seat's secret: whoever holds it is the player (same phone, new page).
+                self._detach(seat, "seat_moved", "this seat was opened on another page", keep=conn)
+                log.info("%r: resumed seat %s", conn, seat)
+                self._seat_me(conn, seat, token, msg.id)
+                return
+            conn.greeted = True
+            self._error(conn, "bad_token", "that seat token is not valid here (any more): pick a seat", msg.id)
+            self._send_state(conn)
+            return
+        if conn.seat is not None:  # hello without token from a seated socket: it gives up its seat view
+            seat, conn.seat, conn.token = conn.seat, None, None
+            if not self._attached(seat):
+                self._apply(SetConnected(seat, False))
+        conn.greeted = True
+        self._send_state(conn)
+
+    def _join(self, conn: Connection, msg: p.Join) -> None:
+        conn.greeted = True
+        if conn.seat is not None:
+            self._error(conn, "already_seated", f"you already hold seat {conn.seat}", msg.id)
+            return
+        seat = msg.seat
+        if seat >= self.game.seat_count:
+            self._error(conn, "no_such_seat", f"this table has seats 0 to {self.game.seat_count - 1}", msg.id)
+            return
+        state = self.game.seats[seat]
+        if seat in self.seat_tokens or state.kind is SeatKind.BOT:
+            self._error(conn, "seat_taken", "somebody holds that seat; the host can free it", msg.id)
+            return
+        if state.kind is SeatKind.EMPTY and self.game.phase is not Phase.LOBBY:  # pragma: no cover - engine forbids
+            self._error(conn, "wrong_phase", "seats are taken in the lobby", msg.id)
+            return
+        # An empty lobby seat, or (in a game) a human seat the host freed: this phone takes it, hand and all.
+        refusal = self._apply(Sit(seat, SeatKind.HUMAN, msg.name))
+        if refusal is not None:
+            self._send(conn, p.refused_message(refusal, msg.id))
+            return
+        log.info("%r: joined seat %s as %r", conn, seat, msg.name)
+        self._seat_me(conn, seat, self._seat_token(seat), msg.id)
+
+    def _leave(self, conn: Connection, msg: p.Leave) -> None:
+        if conn.seat is None:
+            self._error(conn, "not_seated", "you hold no seat", msg.id)
+            return
+        if self.game.phase is not Phase.LOBBY:
+            self._error(conn, "wrong_phase", "a seat can only be given back in the lobby", msg.id)
+            return
+        seat = conn.seat
+        refusal = self._apply(Sit(seat, SeatKind.EMPTY))
+        if refusal is not None:
+            self._send(conn, p.refused_message(refusal, msg.id))
+            return
+        self._revoke(seat)
+        self._detach(seat, "seat_freed", "you left the seat", keep=conn)
+        conn.seat, conn.token = None, None
+        self._send(conn, p.ack_message(msg.id))
+
+    # --- the host ------------------------------------------------------------------
+
+    def _screen_message(self, conn: Connection, msg: Any) -> None:
+        if isinstance(msg, p.ScreenHello):
+            conn.greeted = True
+            if msg.host is not None:
+                conn.is_host = secrets.compare_digest(msg.host.encode(), self.host_secret.encode())
+                if not conn.is_host:
+                    self._error(conn, "bad_host_secret", "wrong host secret: this screen only watches", msg.id)
+            self._send_state(conn)
+            return
+        if not conn.is_host:
+            self._error(conn, "not_host", "only the host's screen can do that", msg.id)
+            return
+        handler = getattr(self, f"_host_{msg.kind}")
+        result = handler(conn, **msg.fields)
+        if isinstance(result, Refusal):
+            log.info("%r: host %s refused: %s", conn, msg.kind, result.reason.value)
+            self._send(conn, p.refused_message(result, msg.id))
+        elif isinstance(result, tuple):
+            self._error(conn, result[0], result[1], msg.id)
+        else:
+            log.info("%r: host %s %s", conn, msg.kind, msg.fields)
+            self._send(conn, p.ack_message(msg.id))
+            self._dirty = True
+
+    def _check_seat(self, seat: int) -> tuple[str, str] | None:
+        if seat >= self.game.seat_count:
+            return ("no_such_seat", f"this table has seats 0 to {self.game.seat_count - 1}")
+        return None
+
+    def _put_bot(self, seat: int, level: str) -> Refusal | None:
+        name = f"Bot {BOT_NAMES[seat % len(BOT_NAMES)]}"
+        refusal = self._apply(Sit(seat, SeatKind.BOT, name))
+        if refusal is not None:
+            return refusal
+        rng = random.Random(f"{self.seed}-bot-{seat}") if self.seed is not None else random.Random()
+        bot = self._make_bot(seat, level, rng)
+        conn = Connection("bot", None, peer=f"bot-{seat}")
+        conn.seat, conn.greeted = seat, True
+        self.bots[seat] = (level, bot, conn)
+        return None
+
+    def _host_set_seats(self, conn: Connection, count: int) -> Any:
+        refusal = self._apply(SetSeatCount(count))
+        if refusal is not None:
+            return refusal
+        for seat in [s for s in self.seat_tokens if s >= count]:
+            self._revoke(seat)
+            self._detach(seat, "seat_freed", "the host removed this seat")
+        for seat in [s for s in self.bots if s >= count]:
+            del self.bots[seat]
+        return None
+
+    def _host_add_bot(self, conn: Connection, seat: int, level: str | None) -> Any:
+        if (bad := self._check_seat(seat)) is not None:
+            return bad
+        if seat in self.seat_tokens:
+            return ("seat_taken", "a phone holds that seat: free it first")
+        return self._put_bot(seat, level or self.settings["bot_level"])
+
+    def _host_remove_bot(self, conn: Connection, seat: int) -> Any:
+        if (bad := self._check_seat(seat)) is not None:
+            return bad
+        if seat not in self.bots:
+            return ("not_a_bot", "no bot sits there")
+        refusal = self._apply(Sit(seat, SeatKind.EMPTY))
+        if refusal is not None:
+            return refusal
+        del self.bots[seat]
+        return None
+
+    def _host_free_seat(self, conn: Connection, seat: int) -> Any:
+        if (bad := self._check_seat(seat)) is not None:
+            return bad
+        if seat in self.bots:
+            return self._host_remove_bot(conn, seat)
+        if self.game.seats[seat].kind is SeatKind.EMPTY:
+            return ("seat_empty", "that seat is already free")
+        if self.game.phase is Phase.LOBBY:
+            refusal = self._apply(Sit(seat, SeatKind.EMPTY))
+            if refusal is not None:
+                return refusal
+        # In a game the seat keeps its hand (R33); the next phone to join it takes it over.
+        self._revoke(seat)
+        self._detach(seat, "seat_freed", "the host freed this seat")
+        if self.game.seats[seat].kind is SeatKind.HUMAN:
+            self._apply(SetConnected(seat, False))
+        return None
+
+    def _host_allow_move(self, conn: Connection, seat: int) -> Any:
+        if (bad := self._check_seat(seat)) is not None:
+            return bad
+        if seat not in self.seat_tokens:
+            return ("not_held", "no phone holds that seat")
+        link = secrets.token_urlsafe(18)
+        self.moves[link] = (seat, self._now() + MOVE_LINK_LIFETIME)
+        base = self.join_url or "/"
+        # The link goes only to the seat's own phone(s): it is as secret as the seat token.
+        for phone in self._attached(seat):
+            self._send(phone, {"type": "seat_link", "seat": seat, "token": link,
+                               "url": f"{base}?seat={link}", "expires_in": MOVE_LINK_LIFETIME})
+        return None
+
+    def _host_fill_bots(self, conn: Connection) -> Any:
+        for seat, s in enumerate(self.game.seats):
+            if s.kind is SeatKind.EMPTY:
+                refusal = self._put_bot(seat, self.settings["bot_level"])
+                if refusal is not None:
+                    return refusal
+        return None
+
+    def _host_start_game(self, conn: Connection) -> Any:
+        if self.game.phase is not Phase.LOBBY:
+            return Refusal(Reason.WRONG_PHASE, "the game has already started", {"phase": self.game.phase.value})
+        refusal = self._host_fill_bots(conn)
+        return refusal if refusal is not None else self._apply(StartGame())
+
+    def _host_next_round(self, conn: Connection) -> Any:
+        return self._apply(StartNextRound())
+
+    def _host_new_game(self, conn: Connection) -> Any:
+        return self._apply(NewGame())
+
+    def _host_settings(self, conn: Connection, **fields: str) -> Any:
+        self.settings.update(fields)
+        return None
+
+    # --- reading (for tests and the launcher, through :meth:`call`) ---------------------
+
+    def summary(self) -> dict[str, Any]:
+        """A public snapshot: the table view plus server-level facts (call via :meth:`call`)."""
+        return {"view": table_view(self.game, self._now()), "bots": {s: lv for s, (lv, _, _) in self.bots.items()},
+                "connections": len(self.conns), "held": sorted(self.seat_tokens)}

@@ -1,0 +1,234 @@
+"""A real server on loopback and a small real-socket client, for tests and benchmarks.
+
+    with LiveServer(seed=1, time_scale=0.05) as server:
+        screen = server.screen()                 # hello with the host secret
+        ana = server.phone(); ana.join(0, "Ana")  # hello + join → joined (token in ana.token)
+        screen.host("start_game")                 # empty seats get bots, the game starts
+        state = ana.wait_state(lambda v: v["phase"] == "play")
+
+Nothing here touches the engine: clients see only what a phone or a screen sees.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, Callable
+
+from simple_websocket import Client, ConnectionClosed
+
+from .app import create_app, table_of
+from .network import lan_ip
+from .serving import ServerThread
+from .table import Table
+
+#: The host secret every test server uses (so tests can open ``/screen#host=…``).
+TEST_HOST_SECRET = "test-host-secret"
+
+
+class WsClient:
+    """One real WebSocket client, speaking the protocol as a phone or a screen would.
+
+    Every received text frame is kept raw in :attr:`frames` (R39 tests read them);
+    :attr:`messages` holds the decoded ones and :attr:`state` the last ``state``.
+    """
+
+    def __init__(self, url: str, timeout: float = 5.0) -> None:
+        self.url = url
+        self.timeout = timeout
+        self.ws = Client.connect(url)
+        self.frames: list[str] = []
+        self.messages: list[dict[str, Any]] = []
+        self._unread: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.token: str | None = None
+        self.seat: int | None = None
+        self._next_id = 1
+
+    # sending
+    def send(self, msg: dict[str, Any] | str | bytes, with_id: bool = True) -> Any:
+        """Send a message (a dict gets an ``id`` unless it has one); raw text/bytes are sent as they are.
+
+        Returns the id attached (or ``None``).
+        """
+        if isinstance(msg, (str, bytes)):
+            self.ws.send(msg)
+            return None
+        msg = dict(msg)
+        if with_id and "id" not in msg:
+            msg["id"] = self._next_id
+            self._next_id += 1
+        self.ws.send(json.dumps(msg, ensure_ascii=False))
+        return msg.get("id")
+
+    def act(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """Send a phone action and wait for its ``ok`` / ``refused`` / ``error`` reply."""
+        ref = self.send({"type": kind, **fields})
+        return self.reply(ref)
+
+    def host(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """Send a host control (from a screen) and wait for its reply."""
+        return self.act(kind, **fields)
+
+    # receiving
+    def _read(self, timeout: float) -> dict[str, Any] | None:
+        raw = self.ws.receive(timeout=timeout)
+        if raw is None:
+            return None
+        text = raw.decode() if isinstance(raw, bytes) else raw
+        self.frames.append(text)
+        msg = json.loads(text)
+        self.messages.append(msg)
+        if msg.get("type") == "state":
+            self.state = msg
+        elif msg.get("type") == "joined":
+            self.token, self.seat = msg["token"], msg["seat"]
+        return msg
+
+    def recv(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """The next message not yet consumed (or ``None`` after ``timeout`` seconds)."""
+        if self._unread:
+            return self._unread.pop(0)
+        return self._read(self.timeout if timeout is None else timeout)
+
+    def expect(self, pred: Callable[[dict[str, Any]], bool] | str, timeout: float | None = None) -> dict[str, Any]:
+        """The first message (type name, or predicate) that matches, skipping others. Fails after ``timeout``."""
+        check = (lambda m: m.get("type") == pred) if isinstance(pred, str) else pred
+        end = time.monotonic() + (self.timeout if timeout is None else timeout)
+        for i, msg in enumerate(self._unread):
+            if check(msg):
+                del self._unread[: i + 1]
+                return msg
+        self._unread.clear()
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no matching message within the timeout; last: {self.messages[-3:]}")
+            msg = self._read(left)
+            if msg is not None and check(msg):
+                return msg
+
+    def reply(self, ref: Any, timeout: float | None = None) -> dict[str, Any]:
+        """The ``ok`` / ``refused`` / ``error`` carrying ``id == ref``."""
+        return self.expect(lambda m: m.get("type") in ("ok", "refused", "error") and m.get("id") == ref, timeout)
+
+    def wait_state(self, pred: Callable[[dict[str, Any]], bool] = lambda v: True,
+                   timeout: float | None = None) -> dict[str, Any]:
+        """The view of the first ``state`` (already seen last, or coming) whose view matches ``pred``."""
+        if self.state is not None and pred(self.state["view"]) and not self._unread:
+            return self.state["view"]
+        return self.expect(lambda m: m.get("type") == "state" and pred(m["view"]), timeout)["view"]
+
+    def drain(self, quiet: float = 0.05) -> None:
+        """Read everything that arrives until the socket is quiet for ``quiet`` seconds."""
+        self._unread.clear()
+        while self._read(quiet) is not None:
+            pass
+
+    # phone conveniences
+    def hello(self, token: str | None = None) -> dict[str, Any]:
+        """Send ``hello`` (phone) and return the first reply: ``joined`` for a good token, else the state/error."""
+        self.send({"type": "hello", "token": token})
+        return self.expect(lambda m: m.get("type") in ("joined", "state", "error"))
+
+    def join(self, seat: int, name: str) -> dict[str, Any]:
+        """Take a seat; returns the ``joined`` message (or raises with the error)."""
+        ref = self.send({"type": "join", "seat": seat, "name": name})
+        msg = self.expect(lambda m: m.get("type") in ("joined", "error", "refused") and m.get("id") == ref)
+        if msg["type"] != "joined":
+            raise AssertionError(f"join refused: {msg}")
+        return msg
+
+    def close(self) -> None:
+        try:
+            self.ws.close()
+        except (ConnectionClosed, OSError):
+            pass
+
+    @property
+    def closed(self) -> bool:
+        return not self.ws.connected
+
+    def __enter__(self) -> "WsClient":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class LiveServer:
+    """A real host on ``127.0.0.1`` (port 0 → a free port) in a background thread.
+
+    Config (keyword arguments, all optional): any key of
+    :data:`quatro_party.server.app.DEFAULTS`, plus ``public_host`` — the host name
+    the join URL / QR code carry (default: this machine's LAN address, as in real
+    use; browser tests pass ``"party.test"``, which their Chromium maps to
+    127.0.0.1). Defaults for tests: ``host_secret=TEST_HOST_SECRET``, ``seed=1``,
+    ``time_scale=1.0``.
+    """
+
+    def __init__(self, public_host: str | None = None, **config: Any) -> None:
+        cfg = {"host_secret": TEST_HOST_SECRET, "seed": 1, **config}
+        self.config = cfg
+        self.app = create_app(cfg)
+        self.thread = ServerThread(self.app, "127.0.0.1", 0).start()
+        self.port = self.thread.port
+        self.public_host = public_host or lan_ip()
+        self.join_url = f"http://{self.public_host}:{self.port}/"
+        self.table.call(lambda: setattr(self.table, "join_url", self.join_url))
+        self.clients: list[WsClient] = []
+
+    @property
+    def table(self) -> Table:
+        return table_of(self.app)
+
+    @property
+    def host_secret(self) -> str:
+        return self.table.host_secret
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT`` (no trailing slash)."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws_url(self, path: str) -> str:
+        return f"ws://127.0.0.1:{self.port}{path}"
+
+    def screen_url(self, host: bool = True, host_name: str = "127.0.0.1") -> str:
+        """The big screen page, with the host secret in the fragment as the launcher opens it."""
+        return f"http://{host_name}:{self.port}/screen" + (f"#host={self.host_secret}" if host else "")
+
+    def client(self, path: str) -> WsClient:
+        c = WsClient(self.ws_url(path))
+        self.clients.append(c)
+        return c
+
+    def phone(self, token: str | None = None, hello: bool = True) -> WsClient:
+        """A phone socket; with ``hello`` it already said hello (and resumed its seat if ``token`` is good)."""
+        c = self.client("/ws/phone")
+        if hello:
+            c.hello(token)
+        return c
+
+    def screen(self, host: bool = True, hello: bool = True) -> WsClient:
+        """A big-screen socket; ``host=True`` proves the host secret. Its first state is already read."""
+        c = self.client("/ws/screen")
+        if hello:
+            c.send({"type": "hello", "host": self.host_secret if host else None})
+            c.expect("state")
+        return c
+
+    def summary(self) -> dict[str, Any]:
+        """The table's public snapshot, read on the table thread."""
+        return self.table.call(self.table.summary)
+
+    def stop(self) -> None:
+        for c in self.clients:
+            c.close()
+        self.thread.stop()
+
+    def __enter__(self) -> "LiveServer":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()

@@ -1,0 +1,79 @@
+"""Joining, resuming and the seat token (R33), on a real server with real sockets."""
+
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+
+import pytest
+
+
+def test_phone_joins_and_screen_sees_the_seat(live_server):
+    screen = live_server.screen()
+    ana = live_server.phone()
+    joined = ana.join(0, "Ana")
+    assert joined["seat"] == 0 and len(joined["token"]) >= 20
+    view = screen.wait_state(lambda v: v["seats"][0]["name"] == "Ana")
+    assert view["seats"][0]["kind"] == "human" and view["seats"][0]["connected"]
+    assert "you" not in view
+    mine = ana.wait_state(lambda v: "you" in v)
+    assert mine["you"]["seat"] == 0 and mine["you"]["partner"] == 2
+    assert ana.state["table"]["join_url"] == live_server.join_url
+    assert screen.state["table"]["host"] is True
+
+
+@pytest.mark.live_server(time_scale=0.05)
+def test_r33_four_phones_reconnect_with_token_same_hand(live_server):
+    screen = live_server.screen()
+    phones = [live_server.phone() for _ in range(4)]
+    for seat, phone in enumerate(phones):
+        phone.join(seat, f"P{seat}")
+    assert screen.host("start_game")["type"] == "ok"
+    for phone in phones:
+        phone.wait_state(lambda v: v["phase"] == "sign")
+        assert phone.act("ready")["type"] == "ok"
+    hand = phones[1].wait_state(lambda v: v["phase"] == "play")["you"]["hand"]
+    token = phones[1].token
+    phones[1].close()
+    screen.wait_state(lambda v: not v["seats"][1]["connected"])
+    again = live_server.phone(hello=False)
+    again.send({"type": "hello", "token": token})
+    assert again.expect("joined")["seat"] == 1
+    view = again.wait_state(lambda v: "you" in v)
+    assert sorted(c["id"] for c in view["you"]["hand"]) == sorted(c["id"] for c in hand)
+    screen.wait_state(lambda v: v["seats"][1]["connected"])
+
+
+def test_forged_token_is_refused(live_server):
+    ana = live_server.phone()
+    ana.join(0, "Ana")
+    thief = live_server.phone(hello=False)
+    thief.send({"type": "hello", "token": "forged-" + "x" * 20})
+    err = thief.expect("error")
+    assert err["code"] == "bad_token"
+    assert "you" not in thief.expect("state")["view"]
+    assert thief.act("ready")["code"] == "not_seated"
+
+
+def test_held_seat_cannot_be_taken_until_the_host_frees_it(live_server):
+    screen = live_server.screen()
+    ana = live_server.phone()
+    ana.join(0, "Ana")
+    bob = live_server.phone()
+    bob.send({"type": "join", "seat": 0, "name": "Bob"})
+    assert bob.expect("error")["code"] == "seat_taken"
+    assert screen.host("free_seat", seat=0)["type"] == "ok"
+    assert ana.expect("error")["code"] == "seat_freed"
+    assert bob.join(0, "Bob")["seat"] == 0
+
+
+def test_pages_and_qr_are_served(live_server):
+    with urllib.request.urlopen(live_server.url + "/qr.png") as resp:
+        assert resp.headers["Content-Type"] == "image/png"
+    with urllib.request.urlopen(live_server.url + "/qr.svg") as resp:
+        assert b"<svg" in resp.read()
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        urllib.request.urlopen(live_server.url + "/no-such-file.js")
+    assert missing.value.code == 404
+    with urllib.request.urlopen(live_server.url + "/shared/socket.js") as resp:
+        assert b"WebSocket" in resp.read()
