@@ -1,0 +1,328 @@
+"""The machinery every bot shares: a phone's eyes (perception with a human delay) and a phone's hands.
+
+A bot is fed exactly the messages a phone in its seat receives (``state`` with the seat's view and the
+public events, ``ok``, ``refused``) and answers with phone protocol messages. It never sees the engine,
+so it cannot cheat: everything it knows it read in those dicts (R36–R39).
+
+Human reaction (issue 6): every message is *perceived* only after a reaction delay drawn from the
+bot's own RNG (never under :data:`MIN_REACTION` seconds). Decisions are taken in :meth:`Bot.wake`
+from perceived information only, so no call, swap or emission ever answers an event younger than
+the delay. Nothing runs between wakes: a table of eight bots costs a few function calls per event.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.rules import RANKS, SIGNS
+from ..protocol import action_message
+
+#: No bot answers an event sooner than this (seconds): a quick human, not a machine.
+MIN_REACTION = 0.7
+#: An action with no ``ok``/``refused`` after this long is forgotten (the host may have dropped it).
+PENDING_TIMEOUT = 3.0
+
+
+def rank_of(card_id: int) -> str:
+    """R4: a card's rank from its id (ids are ``4 * rank index + suit``), public knowledge."""
+    return RANKS[card_id // 4]
+
+
+@dataclass
+class SeatFacts:
+    """What a careful player knows about one other seat this round, from public events only."""
+
+    known: dict[int, str] = field(default_factory=dict)  # card id -> rank: taken and not put back
+    took: dict[str, int] = field(default_factory=dict)  # rank -> copies taken this deal
+    put: dict[str, int] = field(default_factory=dict)  # rank -> copies given away this deal
+    swaps: int = 0
+    last_swap: float | None = None
+    emitted: list[tuple[float, str]] = field(default_factory=list)  # (time, emoji), this round
+
+
+@dataclass
+class StyleStats:
+    """How a seat used its channel in past rounds, learnt from the reveals (R26)."""
+
+    sign_emissions: int = 0  # fresh emojis that were the team's sign
+    decoy_emissions: int = 0  # fresh emojis that were not
+
+    def trust(self, prior: float) -> float:
+        """Probability that a fresh emoji from this seat is its team's sign (Laplace-smoothed)."""
+        return (self.sign_emissions + 2 * prior) / (self.sign_emissions + self.decoy_emissions + 2)
+
+
+class Bot:
+    """A seat played by the computer. Subclasses (levels) set the knobs and the policies.
+
+    Public API (the only one the host uses): :meth:`observe`, :meth:`next_wake`, :meth:`wake`.
+    """
+
+    level = "base"
+    #: Perception delay: mean and spread (seconds) of a Gaussian clipped at :data:`MIN_REACTION`.
+    reaction_mean = 1.2
+    reaction_spread = 0.25
+    #: Extra hesitation before each swap once the cooldown is over (uniform range, seconds).
+    swap_hesitation = (0.1, 0.6)
+
+    def __init__(self, seat: int, rng: random.Random) -> None:
+        self.seat = seat
+        self.rng = rng
+        self._inbox: deque[tuple[float, float, dict[str, Any]]] = deque()  # (perceive_at, observed_at, msg)
+        self._last_observed: float | None = None
+        self._last_perceive: float = float("-inf")
+        self._timer: float | None = None  # own plan: when to look again without news
+        self._pending: dict[str, tuple[float, dict[str, Any]]] = {}  # id -> (sent_at, message)
+        self._serial = 0
+        # perceived state
+        self.view: dict[str, Any] | None = None
+        self.view_at = 0.0  # when that view was true (its durations count from then)
+        self.round = 0
+        self.facts: dict[int, SeatFacts] = {}
+        self.style: dict[int, StyleStats] = {}
+        self.round_started = 0.0
+        self.last_signs: dict[int, str] = {}  # team -> its previous sign, public since the reveal (R10)
+        self.my_fresh: list[str] = []  # emojis this seat emitted this round (decoys and sign)
+        self.swap_block_until = float("-inf")
+        self.channel_block_until = float("-inf")
+        self.decided_call = False
+        self.setup()
+
+    def setup(self) -> None:
+        """Hook for levels: extra per-bot state."""
+
+    # --- the API ---------------------------------------------------------------------
+
+    def observe(self, message: dict[str, Any], now: float) -> None:
+        """Take one server→client message; it will be perceived after a human reaction delay."""
+        if not isinstance(message, dict):
+            raise TypeError("a bot only reads protocol messages (dicts)")
+        if now != self._last_observed:  # one glance per instant: a burst is seen together
+            delay = max(MIN_REACTION, self.rng.gauss(self.reaction_mean, self.reaction_spread))
+            self._last_perceive = max(self._last_perceive, now + delay)
+            self._last_observed = now
+        self._inbox.append((self._last_perceive, now, message))
+
+    def next_wake(self) -> float | None:
+        """When the bot next wants :meth:`wake` to be called (absolute time), or ``None``."""
+        times = [t for t in (self._timer,) if t is not None]
+        if self._inbox:
+            times.append(self._inbox[0][0])
+        if self._pending:
+            times.append(min(sent for sent, _ in self._pending.values()) + PENDING_TIMEOUT)
+        return min(times) if times else None
+
+    def wake(self, now: float) -> list[dict[str, Any]]:
+        """Perceive what is due, then act: the phone messages to send now."""
+        while self._inbox and self._inbox[0][0] <= now:
+            _, observed_at, msg = self._inbox.popleft()
+            self._perceive(msg, observed_at)
+        for ref, (sent, _) in list(self._pending.items()):
+            if sent + PENDING_TIMEOUT <= now:
+                del self._pending[ref]
+        if self._timer is not None and self._timer <= now:
+            self._timer = None
+        if self.view is None:
+            return []
+        out = self.decide(now)
+        if self._timer is not None and self._timer <= now:  # never ask to be woken in the past
+            self._timer = None
+        return out
+
+    # --- perception --------------------------------------------------------------------
+
+    def _perceive(self, msg: dict[str, Any], at: float) -> None:
+        kind = msg.get("type")
+        if kind == "state":
+            for event in msg.get("events") or ():
+                self._event(event, at)
+            view = msg.get("view")
+            if isinstance(view, dict) and "you" in view:
+                self.view, self.view_at = view, at
+                you = view["you"]
+                self.swap_block_until = max(self.swap_block_until, at + (you.get("swap_wait") or 0.0))
+                self.channel_block_until = max(self.channel_block_until, at + (you.get("channel_wait") or 0.0))
+                if view.get("round", 0) != self.round:
+                    self._new_round(view.get("round", 0), at)
+        elif kind in ("ok", "refused"):
+            self._pending.pop(str(msg.get("id")), None)
+            if kind == "refused":
+                wait = (msg.get("details") or {}).get("wait")
+                if msg.get("reason") == "swap_cooldown" and wait:
+                    self.swap_block_until = max(self.swap_block_until, at + float(wait))
+                if msg.get("reason") == "channel_cooldown" and wait:
+                    self.channel_block_until = max(self.channel_block_until, at + float(wait))
+
+    def _new_round(self, number: int, at: float) -> None:
+        self.round = number
+        self.facts = {}
+        self.my_fresh = []
+        self.decided_call = False
+        self.round_started = at
+        self.on_new_round()
+
+    def on_new_round(self) -> None:
+        """Hook for levels: a new round (sign phase) began."""
+
+    def _seat_facts(self, seat: int) -> SeatFacts:
+        f = self.facts.get(seat)
+        if f is None:
+            f = self.facts[seat] = SeatFacts()
+        return f
+
+    def _event(self, e: dict[str, Any], at: float) -> None:
+        kind = e.get("type")
+        if kind == "swapped":
+            seat, put, took = e["seat"], e["put"], e["took"]
+            if seat == self.seat:
+                return
+            f = self._seat_facts(seat)
+            f.known.pop(put["id"], None)
+            f.known[took["id"]] = took["rank"]
+            f.took[took["rank"]] = f.took.get(took["rank"], 0) + 1
+            f.put[put["rank"]] = f.put.get(put["rank"], 0) + 1
+            f.swaps += 1
+            f.last_swap = at
+        elif kind == "emitted":
+            seat = e["seat"]
+            if seat == self.seat:
+                return
+            self._seat_facts(seat).emitted.append((at, e["emoji"]))
+        elif kind in ("dealt", "reshuffled"):  # R27, R31: every hand is new, what we knew is void
+            for f in self.facts.values():
+                f.known.clear()
+                f.took.clear()
+                f.put.clear()
+                f.last_swap = None
+            if kind == "dealt":
+                self.round_started = at
+        elif kind == "round_opened":
+            self.round_started = at
+        elif kind == "round_ended":
+            self._learn(e.get("result") or {})
+
+    def _learn(self, result: dict[str, Any]) -> None:
+        """R26: the reveal shows every sign; score each seat's fresh emojis as sign or decoy."""
+        signs = result.get("signs") or []
+        n = len(result.get("hands") or [])
+        for t, sign in enumerate(signs):
+            if sign is not None:
+                self.last_signs[t] = sign
+        if not n:
+            return
+        for seat, f in self.facts.items():
+            team = seat % (n // 2)
+            sign = signs[team] if team < len(signs) else None
+            st = self.style.setdefault(seat, StyleStats())
+            for emoji in dict.fromkeys(e for _, e in f.emitted):
+                if emoji == sign:
+                    st.sign_emissions += 1
+                else:
+                    st.decoy_emissions += 1
+        self.facts = {}
+
+    # --- reading the perceived view -----------------------------------------------------
+
+    @property
+    def you(self) -> dict[str, Any]:
+        assert self.view is not None
+        return self.view["you"]
+
+    @property
+    def seat_count(self) -> int:
+        assert self.view is not None
+        return int(self.view["seat_count"])
+
+    def partner(self) -> int:
+        return (self.seat + self.seat_count // 2) % self.seat_count
+
+    def team_of(self, seat: int) -> int:
+        return seat % (self.seat_count // 2)
+
+    def team_seats(self, team: int) -> tuple[int, int]:
+        return (team, team + self.seat_count // 2)
+
+    def hand(self) -> list[dict[str, Any]]:
+        return list(self.you.get("hand") or [])
+
+    def centre(self) -> list[dict[str, Any]]:
+        assert self.view is not None
+        return list(self.view.get("centre") or [])
+
+    def counts(self, cards: list[dict[str, Any]]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for c in cards:
+            out[c["rank"]] = out.get(c["rank"], 0) + 1
+        return out
+
+    def channel_of(self, seat: int) -> dict[str, Any]:
+        assert self.view is not None
+        return self.view["seats"][seat]["channel"]
+
+    def is_human(self, seat: int) -> bool:
+        assert self.view is not None
+        return self.view["seats"][seat]["kind"] == "human"
+
+    def unknown_pool(self) -> dict[str, int]:
+        """Copies of each rank whose place is unknown to this seat (hidden in other hands)."""
+        ranks = RANKS[: self.seat_count + 1]
+        pool = {r: 4 for r in ranks}
+        for c in self.hand() + self.centre():
+            pool[c["rank"]] -= 1
+        for f in self.facts.values():
+            for r in f.known.values():
+                pool[r] -= 1
+        return pool
+
+    def carre_odds(self, seat: int) -> tuple[float, str | None]:
+        """From public facts only: the chance ``seat`` holds a carré if its hidden cards were random,
+        and the rank it would be of. Cards the seat took and kept are known (R14 swaps are public)."""
+        f = self.facts.get(seat) or SeatFacts()
+        ranks = set(f.known.values())
+        if len(ranks) > 1:
+            return 0.0, None
+        hidden = 4 - len(f.known)
+        pool = self.unknown_pool()
+        total = sum(pool.values())
+        if hidden == 0:
+            return 1.0, next(iter(ranks))
+        if total < hidden:
+            return 0.0, None
+        denom = math.comb(total, hidden)
+        if ranks:
+            r = next(iter(ranks))
+            return math.comb(max(pool.get(r, 0), 0), hidden) / denom, r
+        best = max(pool, key=lambda r: pool[r])
+        return sum(math.comb(max(v, 0), hidden) for v in pool.values()) / denom, best
+
+    # --- acting -----------------------------------------------------------------------
+
+    def send(self, kind: str, now: float, **fields: Any) -> dict[str, Any]:
+        """A phone message with an id, remembered until its ``ok``/``refused`` comes back."""
+        self._serial += 1
+        ref = f"b{self.seat}.{self._serial}"
+        msg = action_message(kind, **fields)
+        msg["id"] = ref
+        self._pending[ref] = (now, msg)
+        return msg
+
+    def pending(self, kind: str) -> bool:
+        return any(m["type"] == kind for _, m in self._pending.values())
+
+    def plan(self, at: float) -> None:
+        """Ask to be woken at ``at`` (the earliest plan wins)."""
+        if self._timer is None or at < self._timer:
+            self._timer = at
+
+    def decide(self, now: float) -> list[dict[str, Any]]:
+        """The level's policy: what to send now. The view is the last one perceived."""
+        raise NotImplementedError
+
+
+def fresh_sign(rng: random.Random, last: str | None) -> str:
+    """R8, R10: a sign for the team, never last round's."""
+    return rng.choice([s for s in SIGNS if s != last])

@@ -1,0 +1,393 @@
+"""The three bot levels. Each one's swap rule of thumb fits in one sentence (its docstring says it).
+
+Shared policy (:class:`PlayingBot`), in the order a careful player thinks:
+
+1. **Calls.** "Quatro!" when the partner shows the team sign (R22); normal and hard also "Contre!" an
+   opposing team whose carré looks likely enough (R24). A call ends the round (R26), so it comes first.
+2. **Channel.** Holding a carré, show the true sign at once (take the channel and choose it in one go,
+   R17–R18); the partner answers with "Quatro!". Emissions are public, so the opponents see it too: the
+   carré team wins a *race* between the partner's Quatro and an opponent's Contre. Decoys (R20), shown
+   while *not* holding a carré, bait opponents who read every fresh emoji as a sign into false Contres.
+3. **Swaps.** Collect one rank (R14–R16), one exchange per cooldown (R15), with a level-dependent hesitation.
+
+Never: vote or ask for a reshuffle (R30), pick the sign before a human partner (R13).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..engine.rules import SIGNS
+from .core import Bot, SeatFacts, fresh_sign
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return math.log(p / (1 - p))
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+class PlayingBot(Bot):
+    """The common policy; levels tune the knobs and override the judgement hooks."""
+
+    #: Contre when an opposing team's carré looks at least this likely (``None``: never Contre).
+    contre_threshold: float | None = None
+    #: Track public swaps to avoid ranks other seats are hoarding.
+    tracks_cards = False
+    #: Seconds without a useful exchange before collecting something else (unblocks the table).
+    stuck_after = 8.0
+    #: Ranges for decoys: (probability per round, first at (lo, hi) s after the deal, gap (lo, hi) s).
+    decoy_chance = 0.0
+    decoy_first = (8.0, 30.0)
+    decoy_gap = (12.0, 25.0)
+    decoy_hold = (2.5, 4.0)
+
+    def setup(self) -> None:
+        self.target: str | None = None
+        self.swap_at = float("-inf")
+        self.deal_at = float("-inf")
+        self.last_my_swap = float("-inf")
+        self.public_known: dict[int, str] = {}  # what the table knows of my hand: cards I took and kept
+        self.decoy_at: float | None = None
+        self.release_at: float | None = None
+
+    def on_new_round(self) -> None:
+        self.target = None
+        self.decoy_at = None
+        self.release_at = None
+
+    # perception hooks: our own swaps, the deal, refusals
+    def _event(self, e: dict[str, Any], at: float) -> None:
+        super()._event(e, at)
+        kind = e.get("type")
+        if kind in ("dealt", "reshuffled"):
+            self.deal_at = at
+            self.public_known = {}
+            self.target = None
+            self.swap_at = float("-inf")
+            self.last_my_swap = at
+            if kind == "dealt":
+                self._schedule_decoy(at)
+        elif kind == "swapped" and e["seat"] == self.seat:
+            self.public_known.pop(e["put"]["id"], None)
+            self.public_known[e["took"]["id"]] = e["took"]["rank"]
+            self.last_my_swap = at
+
+    def _perceive(self, msg: dict[str, Any], at: float) -> None:
+        super()._perceive(msg, at)
+        if msg.get("type") == "refused" and msg.get("reason") in ("card_taken", "not_your_card", "no_such_place"):
+            self.swap_at = min(self.swap_at, at)  # R16: costs nothing, look again
+
+    def _schedule_decoy(self, dealt_at: float) -> None:
+        if self.decoy_chance and self.rng.random() < self.decoy_chance:
+            self.decoy_at = dealt_at + self.rng.uniform(*self.decoy_first)
+        else:
+            self.decoy_at = None
+
+    # --- the policy -------------------------------------------------------------------
+
+    def decide(self, now: float) -> list[dict[str, Any]]:
+        phase = self.view["phase"] if self.view else None
+        if phase == "sign":
+            return self.sign_phase(now)
+        if phase != "play" or not self.you.get("hand"):
+            return []
+        call = self.calls(now)
+        if call is not None:
+            self.decided_call = True
+            return [call]
+        return self.channel(now) + self.swap(now)
+
+    def sign_phase(self, now: float) -> list[dict[str, Any]]:
+        """R13: pick only when the partner is a bot too (the lower seat of the team picks, to avoid a clash)."""
+        you = self.you
+        partner = self.partner()
+        if you.get("sign") is not None or self.is_human(partner) or self.seat > partner or self.pending("pick_sign"):
+            return []
+        return [self.send("pick_sign", now, sign=fresh_sign(self.rng, you.get("last_sign")))]
+
+    # calls ---------------------------------------------------------------------------
+
+    def partner_signalled(self) -> bool:
+        """The partner emitted our sign since the last deal (R18): by our convention, a carré."""
+        sign = self.you.get("sign")
+        f = self.facts.get(self.partner())
+        return bool(sign and f and any(t >= self.deal_at and e == sign for t, e in f.emitted))
+
+    def wants_quatro(self, now: float) -> bool:
+        return self.partner_signalled()
+
+    def seat_belief(self, seat: int, now: float) -> float:
+        """How likely ``seat`` holds a carré, from public facts. Levels override."""
+        return self.carre_odds(seat)[0]
+
+    def team_belief(self, team: int, now: float) -> float:
+        p_none = 1.0
+        for seat in self.team_seats(team):
+            p_none *= 1.0 - self.seat_belief(seat, now)
+        return 1.0 - p_none
+
+    def calls(self, now: float) -> dict[str, Any] | None:
+        if self.decided_call or self.pending("call_quatro") or self.pending("call_contre"):
+            return None
+        mine = bool(self.you.get("has_carre"))
+        if self.wants_quatro(now):
+            return self.send("call_quatro", now, confirmed=mine)  # R23: confirmed only when we hold one too
+        if self.contre_threshold is None:
+            return None
+        my_team = self.team_of(self.seat)
+        best, accused = 0.0, None
+        for team in range(self.seat_count // 2):
+            if team != my_team:
+                p = self.team_belief(team, now)
+                if p > best:
+                    best, accused = p, team
+        threshold = self.contre_threshold + (0.25 if mine else 0.0)  # our Quatro is coming: be surer
+        if accused is not None and best >= threshold:
+            return self.send("call_contre", now, team=accused)
+        return None
+
+    # channel ---------------------------------------------------------------------------
+
+    def channel(self, now: float) -> list[dict[str, Any]]:
+        you = self.you
+        sign = you.get("sign")
+        held = self.channel_of(self.seat)["held"]
+        choice = you.get("channel_choice")
+        if self.pending("take_channel") or self.pending("release_channel") or self.pending("choose_emoji"):
+            return []
+        if you.get("has_carre") and sign:
+            self.decoy_at = self.release_at = None
+            if held and choice == sign:
+                return []
+            if held:
+                self.my_fresh.append(sign)
+                return [self.send("choose_emoji", now, emoji=sign)]
+            if now < self.channel_block_until:
+                self.plan(self.channel_block_until)
+                return []
+            self.my_fresh.append(sign)
+            return [self.send("take_channel", now), self.send("choose_emoji", now, emoji=sign)]
+        if held and (choice == sign or (self.release_at is not None and now >= self.release_at)
+                     or (self.release_at is None and self.decoy_at is None)):
+            # no carré (any more, e.g. after a reshuffle): stop showing the sign or the decoy
+            if now < self.channel_block_until:
+                self.plan(self.channel_block_until)
+                return []
+            self.release_at = None
+            return [self.send("release_channel", now)]
+        if held and self.release_at is not None:
+            self.plan(self.release_at)
+            return []
+        if self.decoy_at is not None and not held:
+            if now < self.decoy_at or now < self.channel_block_until:
+                self.plan(max(self.decoy_at, self.channel_block_until))
+                return []
+            if not self.decoy_credible():
+                self.decoy_at = now + self.rng.uniform(2.0, 5.0)
+                self.plan(self.decoy_at)
+                return []
+            decoy = self.pick_decoy()
+            self.my_fresh.append(decoy)
+            self.release_at = now + self.rng.uniform(*self.decoy_hold)
+            self.decoy_at = now + self.rng.uniform(*self.decoy_gap) if self.decoy_repeats() else None
+            self.plan(self.release_at)
+            return [self.send("take_channel", now), self.send("choose_emoji", now, emoji=decoy)]
+        return []
+
+    def decoy_credible(self) -> bool:
+        """A decoy fools only if the table could believe we hold a carré: what we are seen keeping is one rank."""
+        return len(set(self.public_known.values())) <= 1
+
+    def decoy_repeats(self) -> bool:
+        return False
+
+    def pick_decoy(self) -> str:
+        """R20: any emoji but our sign (the partner would call!) and but last round's sign (public, R10)."""
+        banned = {self.you.get("sign"), self.you.get("last_sign"), *self.my_fresh}
+        return self.rng.choice([s for s in SIGNS if s not in banned])
+
+    # swaps -----------------------------------------------------------------------------
+
+    def others_known(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Copies of each rank other seats are seen keeping: (opponents, partner)."""
+        opp: dict[str, int] = {}
+        mate: dict[str, int] = {}
+        partner = self.partner()
+        for seat, f in self.facts.items():
+            bucket = mate if seat == partner else opp
+            for r in f.known.values():
+                bucket[r] = bucket.get(r, 0) + 1
+        return opp, mate
+
+    def rank_score(self, rank: str, mine: dict[str, int], centre: dict[str, int],
+                   opp: dict[str, int], mate: dict[str, int]) -> float:
+        """How promising collecting ``rank`` is. Levels override."""
+        return mine.get(rank, 0) + 0.5 * centre.get(rank, 0)
+
+    def give_score(self, rank: str, mine: dict[str, int], opp: dict[str, int], mate: dict[str, int]) -> float:
+        """How much we would rather keep a card of ``rank`` (lowest is given away)."""
+        return float(mine.get(rank, 0))
+
+    def swap(self, now: float) -> list[dict[str, Any]]:
+        if self.you.get("has_carre") or self.pending("swap"):
+            return []
+        ready = max(self.swap_at, self.swap_block_until)
+        if now < ready:
+            self.plan(ready)
+            return []
+        hand, centre = self.hand(), self.centre()
+        if not hand or not centre:
+            return []
+        mine, in_centre = self.counts(hand), self.counts(centre)
+        opp, mate = self.others_known() if self.tracks_cards else ({}, {})
+        ranks = sorted(set(mine) | set(in_centre))
+        self.rng.shuffle(ranks)  # ties broken by our own dice, not by rank order
+
+        def score(r: str) -> float:
+            return self.rank_score(r, mine, in_centre, opp, mate) + (0.3 if r == self.target else 0.0)
+
+        self.target = max(ranks, key=score)
+        want = self.target
+        if not in_centre.get(want):
+            # nothing for us in the centre: after a while collect what the centre offers (no dead tables)
+            if now - self.last_my_swap < self.stuck_after:
+                self.plan(self.last_my_swap + self.stuck_after)
+                return []
+            offered = [r for r in ranks if in_centre.get(r)]
+            if not offered:
+                return []
+            want = max(offered, key=score)
+        givable = [c for c in hand if c["rank"] != want]
+        if not givable:
+            return []
+        self.rng.shuffle(givable)
+        give = min(givable, key=lambda c: self.give_score(c["rank"], mine, opp, mate))
+        places = [i for i, c in enumerate(centre) if c["rank"] == want]
+        place = self.rng.choice(places)
+        cooldown = float(self.view["timing"]["swap_cooldown"])
+        self.swap_at = now + cooldown + self.rng.uniform(*self.swap_hesitation)
+        self.plan(self.swap_at)
+        return [self.send("swap", now, card=give["id"], place=place, expected=centre[place]["id"])]
+
+
+class EasyBot(PlayingBot):
+    """Easy: slow and honest. Swap rule: collect the rank you hold most of, taking any copy the centre shows.
+
+    Emits the true sign only when holding a carré, calls Quatro when the partner shows the team sign,
+    never calls Contre and never plays decoys.
+    """
+
+    level = "easy"
+    reaction_mean = 1.9
+    reaction_spread = 0.45
+    swap_hesitation = (0.6, 2.0)
+    stuck_after = 12.0
+
+
+class NormalBot(PlayingBot):
+    """Normal: human pace. Swap rule: collect the rank you hold most of, unless other seats are seen hoarding it.
+
+    Tracks what every seat takes and gives; emits a decoy in some rounds; calls Contre when an opponent shows
+    a fresh emoji that could be its sign while what it keeps allows a carré (it reads emojis at face value).
+    Reads a human partner's emissions too, but not when the cards the partner keeps make a carré impossible.
+    """
+
+    level = "normal"
+    reaction_mean = 1.2
+    reaction_spread = 0.22
+    swap_hesitation = (0.2, 0.9)
+    tracks_cards = True
+    contre_threshold = 0.6
+    decoy_chance = 0.3
+
+    def rank_score(self, rank, mine, centre, opp, mate) -> float:
+        return mine.get(rank, 0) + 0.5 * centre.get(rank, 0) - 0.6 * (opp.get(rank, 0) + mate.get(rank, 0))
+
+    def wants_quatro(self, now: float) -> bool:
+        if not self.partner_signalled():
+            return False
+        partner = self.partner()
+        return not self.is_human(partner) or self.carre_odds(partner)[0] > 0.0
+
+    def fresh_candidates(self, seat: int) -> list[tuple[float, str]]:
+        """The seat's emissions since the deal that could be its team's sign (R10 rules out last round's)."""
+        f = self.facts.get(seat)
+        if not f:
+            return []
+        last = self.last_signs.get(self.team_of(seat))
+        return [(t, e) for t, e in f.emitted if t >= self.deal_at and e != last]
+
+    def seat_belief(self, seat: int, now: float) -> float:
+        p0, _ = self.carre_odds(seat)
+        if p0 <= 0.0:
+            return 0.0
+        if self.fresh_candidates(seat):
+            return 0.8
+        return p0
+
+
+class HardBot(NormalBot):
+    """Hard: quick and cunning. Swap rule: collect the rank with the most copies within reach (yours plus the
+    centre's) that no opponent is hoarding, and never hand an opponent the rank it collects.
+
+    Infers carrés from the evidence a careful human uses — which cards each seat keeps, how long it has stopped
+    swapping, which fresh emojis it shows and whether its partner answered them, and how each seat used its
+    channel in past rounds (learnt at every reveal) — and calls Contre on a confidence threshold. Plays decoys
+    to bait false Contres, and calls Quatro without a sign when the partner's kept cards prove a carré.
+    """
+
+    level = "hard"
+    reaction_mean = 0.85
+    reaction_spread = 0.1
+    swap_hesitation = (0.05, 0.4)
+    stuck_after = 6.0
+    contre_threshold = 0.55
+    decoy_chance = 0.9
+    decoy_first = (4.0, 15.0)
+    #: A fresh emoji that the emitter's partner did not answer within this long was a decoy.
+    answered_within = 3.5
+    #: Prior probability that a fresh emoji is a sign, before any reveal taught us a seat's style.
+    sign_prior = 0.6
+
+    def decoy_repeats(self) -> bool:
+        return True
+
+    def rank_score(self, rank, mine, centre, opp, mate) -> float:
+        return (mine.get(rank, 0) + 0.6 * centre.get(rank, 0) - 0.9 * opp.get(rank, 0)
+                - 0.6 * mate.get(rank, 0))
+
+    def give_score(self, rank, mine, opp, mate) -> float:
+        return mine.get(rank, 0) + 0.8 * min(opp.get(rank, 0), 2) - 0.3 * min(mate.get(rank, 0), 2)
+
+    def wants_quatro(self, now: float) -> bool:
+        if super().wants_quatro(now):
+            return True
+        return self.carre_odds(self.partner())[0] >= 0.999  # every card of the partner's carré is accounted for
+
+    def seat_belief(self, seat: int, now: float) -> float:
+        p0, rank = self.carre_odds(seat)
+        if p0 <= 0.0 or rank is None:
+            return 0.0
+        f = self.facts.get(seat) or SeatFacts()
+        lo = _logit(p0)
+        kept = sum(1 for r in f.known.values() if r == rank)
+        if kept >= 2 and not f.put.get(rank):
+            # a collector of `rank`: it gave away everything else; it stops swapping once complete
+            idle = now - (f.last_swap if f.last_swap is not None else self.deal_at)
+            centre_has = any(c["rank"] == rank for c in self.centre())
+            lo += 0.6 * kept + min(4.0, max(0.0, idle - 4.0) * (0.8 if centre_has else 0.3))
+        p_cards = _sigmoid(lo)
+        p_emit = 0.0
+        partner = (seat + self.seat_count // 2) % self.seat_count
+        slow = 2.5 if self.is_human(partner) else 1.0
+        for t, _ in self.fresh_candidates(seat):
+            if now - t <= self.answered_within * slow:  # not yet answered by the partner: could be the sign
+                style = self.style.get(seat)
+                trust = style.trust(self.sign_prior) if style else self.sign_prior
+                p_emit = max(p_emit, trust * min(1.0, 0.3 + 20 * p0))
+        return 1.0 - (1.0 - p_cards) * (1.0 - p_emit)

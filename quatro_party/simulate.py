@@ -1,0 +1,302 @@
+"""Bot-only games on the engine with a simulated clock: how strong is each bot level? (issue 6)
+
+    python -m quatro_party.simulate --seats 4 --games 2000 --teams hard,easy
+
+No real time passes: an event loop jumps from one instant to the next among the engine's deadlines
+(:meth:`Game.next_deadline`) and the bots' wakes (:meth:`Bot.next_wake`). Each bot is fed exactly what the
+server sends a phone in its seat — ``state`` messages with the seat's view and the public events, ``ok`` and
+``refused`` replies — and its messages go through the phones' parse path (``parse_phone`` → ``to_command``).
+
+Duplicate deals cut luck out: each seed is played once per rotation of the levels over the teams (with two
+levels: once, then with the teams swapped), and every bot's dice come from the seed and its seat.
+
+Use it from code too: :func:`run` returns a :class:`Summary`; :func:`play_game` plays one game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from .bots import LEVELS, make_bot
+from .engine import Game, Phase, SeatKind, Sit, StartGame, table_view
+from .engine import events as ev
+from .engine.rules import DEFAULT_TIMING, Timing
+from .protocol import ack_message, parse_phone, refused_message, state_message, to_command
+
+#: Stop a game that has not ended after this many rounds (it counts as undecided).
+MAX_ROUNDS = 80
+
+#: How a round ended, as counted in the summary.
+ENDINGS = ("correct_quatro", "false_quatro", "correct_contre", "false_contre", "void")
+
+
+def seat_views(game: Game, now: float) -> list[dict[str, Any]]:
+    """Every seat's view, as :func:`quatro_party.engine.seat_view` builds it, with one shared table view.
+
+    ``seat_view`` rebuilds the whole table view for each seat; at eight seats and thousands of changes per
+    game that dominates the simulator, so the public part is built once and shared (bots never mutate a
+    view). ``tests/bots`` checks this equals ``seat_view`` field for field.
+    """
+    table = table_view(game, now)
+    playing = game.phase is Phase.PLAY
+    vote = game.vote
+    out = []
+    for seat, s in enumerate(game.seats):
+        team = game.teams[game.team(seat)]
+        view = dict(table)
+        view["you"] = {
+            "seat": seat,
+            "team": game.team(seat),
+            "partner": game.partner(seat),
+            "hand": [c.to_json() for c in s.hand] if playing else [],
+            "has_carre": playing and game.has_carre(seat),
+            "sign": team.sign,
+            "last_sign": team.last_sign,
+            "swap_wait": round(max(0.0, s.swap_ready_at - now), 3) if s.swap_ready_at != float("-inf") else 0.0,
+            "channel_wait": (round(max(0.0, s.channel_ready_at - now), 3)
+                             if s.channel_ready_at != float("-inf") else 0.0),
+            "channel_choice": s.channel_choice,
+            "voter": vote is not None and seat in vote.voters and seat not in vote.accepted,
+        }
+        out.append(view)
+    return out
+
+
+@dataclass
+class GameRecord:
+    """One simulated game: the level of each team, the final scores, the winners, how each round ended."""
+
+    seed: int
+    levels: tuple[str, ...]  # by team
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    endings: list[tuple[str, str | None]]  # (ending, caller's level)
+    sim_time: float
+    messages: int = 0
+
+
+def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: Timing = DEFAULT_TIMING,
+              exact_views: bool = False, max_rounds: int = MAX_ROUNDS) -> GameRecord:
+    """Play one bot-only game to the end (R34) on a simulated clock. ``team_levels[t]`` plays team ``t``.
+
+    ``exact_views`` builds each view with the engine's own ``seat_view`` (slower; the default shares the
+    public part, see :func:`seat_views`).
+    """
+    from .engine import seat_view
+
+    teams = seats // 2
+    if len(team_levels) != teams:
+        raise ValueError(f"{seats} seats make {teams} teams, not {len(team_levels)}")
+    game = Game(seats, rng=random.Random(seed), timing=timing)
+    bots = [make_bot(s, team_levels[s % teams], random.Random(seed * 1009 + s * 7919 + 1)) for s in range(seats)]
+    table_info = {"bots": {str(s): team_levels[s % teams] for s in range(seats)}}
+    endings: list[tuple[str, str | None]] = []
+    sent = 0
+
+    def deliver(events: Sequence[ev.Event], now: float) -> None:
+        if not events:
+            return
+        public = [e.to_json() for e in events]
+        for e in events:
+            if isinstance(e, ev.RoundEnded):
+                r = e.result
+                if r.end.value == "void":
+                    endings.append(("void", None))
+                else:
+                    verdict = "correct" if r.correct else "false"
+                    endings.append((f"{verdict}_{r.end.value}", team_levels[r.caller % teams]))
+        if exact_views:
+            views = [seat_view(game, s, now) for s in range(seats)]
+        else:
+            views = seat_views(game, now)
+        for s, bot in enumerate(bots):
+            bot.observe(state_message(views[s], public, table=table_info), now)
+
+    now = 0.0
+    for s in range(seats):
+        game.apply(Sit(s, SeatKind.BOT, f"Bot {s}"), now)
+    deliver(game.apply(StartGame(), now).events, now)
+    while game.phase is not Phase.OVER and game.round <= max_rounds:
+        deadline = game.next_deadline()
+        best, who = deadline, -1
+        for i, bot in enumerate(bots):
+            w = bot.next_wake()
+            if w is not None and (best is None or w < best):
+                best, who = w, i
+        if best is None:
+            break
+        now = max(now, best)
+        if who < 0:
+            deliver(game.tick(now).events, now)
+            continue
+        bot = bots[who]
+        for msg in bot.wake(now):
+            sent += 1
+            action = parse_phone(json.dumps(msg))  # exactly a phone's path
+            outcome = game.apply(to_command(action, who), now)
+            ref = getattr(action, "id", None)
+            if outcome.refusal is not None:
+                bot.observe(refused_message(outcome.refusal, ref), now)
+            else:
+                bot.observe(ack_message(ref), now)
+            deliver(outcome.events, now)
+            if game.phase is not Phase.PLAY and msg["type"] not in ("pick_sign", "ready"):
+                break  # the round ended (a call): the rest of this burst would only be refused
+    return GameRecord(seed, tuple(team_levels), game.scores(), tuple(game.winners), endings, now, sent)
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class LevelStats:
+    games: int = 0  # games this level played in
+    wins: int = 0  # games it won alone
+    decided: int = 0  # games that one level won alone
+    points: int = 0
+    teams: int = 0  # team-games (for points per team per game)
+
+
+@dataclass
+class Summary:
+    """The outcome of :func:`run`."""
+
+    seats: int
+    levels: tuple[str, ...]
+    games: int
+    by_level: dict[str, LevelStats] = field(default_factory=dict)
+    endings: Counter = field(default_factory=Counter)  # ending -> count
+    endings_by_caller: dict[str, Counter] = field(default_factory=dict)
+    rounds: int = 0
+    draws: int = 0
+    undecided: int = 0
+    seconds: float = 0.0
+    records: list[GameRecord] = field(default_factory=list)
+
+    def win_rate(self, level: str) -> float:
+        """Share of decided games won by ``level``."""
+        s = self.by_level[level]
+        return s.wins / s.decided if s.decided else 0.0
+
+    def void_rate(self) -> float:
+        return self.endings["void"] / self.rounds if self.rounds else 0.0
+
+    def table(self) -> str:
+        """The printed report."""
+        lines = [f"{self.games} games at {self.seats} seats, teams {','.join(self.levels)} "
+                 f"(duplicate deals), {self.rounds} rounds, {self.seconds:.1f} s "
+                 f"({self.games / self.seconds if self.seconds else 0:.1f} games/s)", ""]
+        lines.append(f"{'level':8} {'games':>6} {'decided':>8} {'wins':>6} {'win %':>7}  {'95 % Wilson':>15} "
+                     f"{'pts/team/game':>14}")
+        for level, s in self.by_level.items():
+            lo, hi = wilson(s.wins, s.decided)
+            rate = 100 * s.wins / s.decided if s.decided else 0.0
+            pts = s.points / s.teams if s.teams else 0.0
+            lines.append(f"{level:8} {s.games:6d} {s.decided:8d} {s.wins:6d} {rate:6.1f}%  "
+                         f"[{100 * lo:5.1f}, {100 * hi:5.1f}]% {pts:14.2f}")
+        lines.append(f"draws (several levels won together): {self.draws}; undecided (> {MAX_ROUNDS} rounds): "
+                     f"{self.undecided}")
+        lines.append("")
+        lines.append("rounds ended by     " + " ".join(f"{e:>15}" for e in ENDINGS))
+        total = max(1, self.rounds)
+        lines.append(f"{'all':19} " + " ".join(
+            f"{self.endings[e]:7d} ({100 * self.endings[e] / total:4.1f}%)" for e in ENDINGS))
+        for level, c in self.endings_by_caller.items():
+            lines.append(f"{'  called by ' + level:19} " + " ".join(
+                f"{c[e]:7d} ({100 * c[e] / total:4.1f}%)" if e != "void" else f"{'':>15}" for e in ENDINGS))
+        return "\n".join(lines)
+
+
+def rotations(levels: Sequence[str], teams: int) -> list[tuple[str, ...]]:
+    """Team levels for each replay of a seed: the levels cycled over the teams, then every rotation of them."""
+    distinct = list(dict.fromkeys(levels))
+    out = []
+    for k in range(max(1, len(distinct))):
+        rotated = list(levels[k:]) + list(levels[:k])
+        out.append(tuple(rotated[t % len(rotated)] for t in range(teams)))
+    return list(dict.fromkeys(out))
+
+
+def run(levels: Sequence[str], games: int, seats: int = 4, *, first_seed: int = 1,
+        timing: Timing = DEFAULT_TIMING, keep_records: bool = False) -> Summary:
+    """Play about ``games`` games with duplicate deals and summarise them."""
+    for level in levels:
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}")
+    teams = seats // 2
+    variants = rotations(levels, teams)
+    summary = Summary(seats, tuple(levels), 0)
+    for level in dict.fromkeys(levels):
+        summary.by_level[level] = LevelStats()
+        summary.endings_by_caller[level] = Counter()
+    started = time.perf_counter()
+    seed = first_seed
+    while summary.games < games:
+        for team_levels in variants:
+            if summary.games >= games:
+                break
+            rec = play_game(seed, team_levels, seats, timing=timing)
+            summary.games += 1
+            if keep_records:
+                summary.records.append(rec)
+            present = set(team_levels)
+            winning = {team_levels[t] for t in rec.winners}
+            for level in present:
+                s = summary.by_level[level]
+                s.games += 1
+                for t, lv in enumerate(team_levels):
+                    if lv == level:
+                        s.points += rec.scores[t]
+                        s.teams += 1
+            if len(winning) == 1 and len(present) > 1:
+                for level in present:
+                    summary.by_level[level].decided += 1
+                summary.by_level[next(iter(winning))].wins += 1
+            elif not winning:
+                summary.undecided += 1
+            elif len(present) > 1:
+                summary.draws += 1
+            for ending, caller_level in rec.endings:
+                summary.rounds += 1
+                summary.endings[ending] += 1
+                if caller_level is not None:
+                    summary.endings_by_caller[caller_level][ending] += 1
+        seed += 1
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m quatro_party.simulate", description=__doc__.split("\n")[0])
+    parser.add_argument("--seats", type=int, default=4, choices=(4, 6, 8))
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--teams", default="hard,easy",
+                        help="comma-separated levels, cycled over the teams and rotated (e.g. hard,easy)")
+    parser.add_argument("--seed", type=int, default=1, help="first seed")
+    args = parser.parse_args(argv)
+    levels = [x.strip() for x in args.teams.split(",") if x.strip()]
+    try:
+        summary = run(levels, args.games, args.seats, first_seed=args.seed)
+    except ValueError as e:
+        parser.error(str(e))
+    print(summary.table())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
