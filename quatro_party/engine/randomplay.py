@@ -52,7 +52,7 @@ class RandomPlay:
         *,
         driver: random.Random | None = None,
         humans: float | None = None,
-        call_rate: float = 0.06,
+        call_rate: float = 0.05,
         timing: Timing = DEFAULT_TIMING,
         record: bool = True,
     ) -> None:
@@ -198,8 +198,9 @@ class RandomPlay:
     def _play_command(self) -> Any:
         rnd, game = self.rnd, self.game
         seats = game.seats
-        if rnd.random() < self.call_rate:
-            return self._call()
+        r = rnd.random()
+        if r < self.call_rate or (r < 0.3 and any(game.has_carre(i) for i in range(game.seat_count))):
+            return self._call()  # a carré on the table is seen quickly: correct calls happen
         r = rnd.random()
         seat = self._actor()
         s = seats[seat]
