@@ -1,0 +1,964 @@
+// The phone controller: join by QR, sign, hand, channel, calls, votes (issue 5). Plain ES modules, no build step.
+import { Link } from './shared/socket.js';
+import { language, setLanguage, onLanguageChange } from './shared/i18n.js';
+import { TEAM_NAMES, TEAM_SHAPES, SUIT_RED } from './shared/teams.js';
+import { t } from './phone/strings.js';
+import { keepAwake } from './phone/awake.js';
+
+const TOKEN_KEY = 'quatro.token';
+const NAME_KEY = 'quatro.name';
+const HOLD_MS = 550; // press-and-hold for the calls: short, but no stray touch lasts that long
+
+const $ = (id) => document.getElementById(id);
+
+// ---------------------------------------------------------------------------------------------- state
+
+const S = {
+  view: null, // last view from the server
+  table: {}, // server's public part
+  at: 0, // performance.now() when the view arrived (all durations are "seconds remaining" then)
+  status: 'connecting',
+  everOnline: false,
+  selected: null, // id of the hand card lifted
+  pending: null, // {id, card, place, expected}: a swap sent, not answered yet
+  sent: new Map(), // message id → {kind, ...}
+  swapCoolEnd: 0, // performance.now() ms
+  channelCoolEnd: 0,
+  callBusy: false,
+  lastEmitAt: 0, // performance.now() of the last "emitted" event for our seat
+  modal: null, // kind of the open modal
+  signPick: null, // emoji chosen in the grid, not locked in yet
+  joinMsg: '',
+};
+
+function takeTokenFromUrl() {
+  // Seat link: /?seat=<token> or /#token=<token>. Save it, then clean the address bar.
+  const q = new URLSearchParams(location.search);
+  const h = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const tok = q.get('seat') || h.get('token') || h.get('seat');
+  if (tok) {
+    localStorage.setItem(TOKEN_KEY, tok);
+    history.replaceState(null, '', location.pathname);
+  }
+}
+takeTokenFromUrl();
+
+const me = () => (S.view && S.view.you ? S.view.you : null);
+const mySeat = () => (me() ? S.view.seats[me().seat] : null);
+const left = (secs) => (secs == null ? null : Math.max(0, secs - (performance.now() - S.at) / 1000));
+const lang = () => language();
+const teamName = (i) => (TEAM_NAMES[lang()] || TEAM_NAMES.en)[i];
+const team = (i) => `${teamName(i)} ${TEAM_SHAPES[i]}`;
+const seatName = (i) => (S.view && S.view.seats[i] ? S.view.seats[i].name || `#${i + 1}` : `#${i + 1}`);
+
+// ------------------------------------------------------------------------------------------ helpers
+
+function h(tag, attrs = {}, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v == null || v === false) continue;
+    if (k === 'class') el.className = v;
+    else if (k === 'text') el.textContent = v;
+    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? '' : v);
+  }
+  for (const kid of kids.flat()) if (kid != null && kid !== false) el.append(kid.nodeType ? kid : String(kid));
+  return el;
+}
+
+function cardText(c) {
+  return c ? `${c.rank}${c.suit}` : '—';
+}
+
+function fillCard(el, c) {
+  el.replaceChildren();
+  el.classList.toggle('red', !!c && SUIT_RED.has(c.suit));
+  el.classList.toggle('empty', !c);
+  if (!c) return;
+  el.append(h('span', { class: 'rank', text: c.rank }), h('span', { class: 'suit', text: c.suit }));
+  el.dataset.card = c.id;
+}
+
+function send(msg, meta = {}) {
+  const id = link.send(msg);
+  if (id != null) S.sent.set(id, { kind: msg.type, ...meta });
+  else toast(t('reconnecting'), 'warn');
+  return id;
+}
+
+let toastTimer = null;
+function toast(text, kind = 'info', ms = 2200) {
+  const el = $('toast');
+  el.textContent = text;
+  el.className = `toast ${kind}`;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.hidden = true; }, ms);
+}
+
+let playMsgTimer = null;
+function playMsg(text, kind = 'info', ms = 2500) {
+  const el = $('play-msg');
+  el.textContent = text;
+  el.className = `play-msg ${kind}`;
+  clearTimeout(playMsgTimer);
+  if (ms) playMsgTimer = setTimeout(() => { el.textContent = ''; el.className = 'play-msg'; }, ms);
+}
+
+function fmtClock(s) {
+  const c = Math.ceil(s);
+  return `${Math.floor(c / 60)}:${String(c % 60).padStart(2, '0')}`;
+}
+
+function vibrate(ms) {
+  if (typeof navigator.vibrate === 'function') {
+    try { navigator.vibrate(ms); } catch { /* not allowed: fine */ }
+  }
+}
+
+// A ring that drains around an element: an SVG rect whose stroke shrinks from `fraction` to nothing.
+function drainRing(svg, seconds, total) {
+  const rect = svg.querySelector('rect');
+  if (svg._anim) svg._anim.cancel();
+  if (!(seconds > 0)) {
+    svg.classList.remove('on');
+    return;
+  }
+  const start = 100 * (1 - Math.min(1, seconds / total));
+  svg.classList.add('on');
+  svg._anim = rect.animate([{ strokeDashoffset: start }, { strokeDashoffset: 100 }],
+    { duration: seconds * 1000, easing: 'linear', fill: 'forwards' });
+  svg._anim.onfinish = () => svg.classList.remove('on');
+}
+
+// Press and hold: fires after HOLD_MS; a short tap only says "hold to call". Keyboard users get a confirm instead.
+function holdButton(btn, onFire, onKeyboard) {
+  let timer = null;
+  const stop = () => {
+    if (timer) {
+      clearTimeout(timer);
+      timer = null;
+      btn.classList.remove('holding');
+      toast(t('hold_to_call'), 'info', 1200);
+    }
+  };
+  btn.addEventListener('pointerdown', (e) => {
+    if (btn.disabled || timer) return;
+    e.preventDefault();
+    try { btn.setPointerCapture(e.pointerId); } catch { /* synthetic pointer */ }
+    btn.classList.add('holding');
+    timer = setTimeout(() => {
+      timer = null;
+      btn.classList.remove('holding');
+      vibrate(30);
+      onFire();
+    }, HOLD_MS);
+  });
+  btn.addEventListener('pointerup', stop);
+  btn.addEventListener('pointercancel', stop);
+  btn.addEventListener('contextmenu', (e) => e.preventDefault());
+  btn.addEventListener('click', (e) => { if (e.detail === 0 && !btn.disabled) onKeyboard(); });
+}
+
+// ------------------------------------------------------------------------------------------- modal
+
+function openModal(kind, { title, text = '', actions = [], until = null, cls = '' }) {
+  S.modal = kind;
+  const m = $('modal');
+  m.className = `modal ${cls}`;
+  m.dataset.kind = kind;
+  $('modal-title').textContent = title;
+  $('modal-text').textContent = text;
+  const box = $('modal-actions');
+  box.replaceChildren(...actions.map((a) => h('button', {
+    type: 'button', class: `btn ${a.cls || ''}`, 'data-action': a.id || '', style: a.style || null,
+    'aria-label': a.aria || null,
+    onclick: () => { if (a.keep !== true) closeModal(); a.run && a.run(); },
+  }, a.label)));
+  const count = $('modal-count');
+  count.hidden = until == null;
+  m._until = until;
+  m.hidden = false;
+  tickModal();
+  const first = box.querySelector('button');
+  if (first) first.focus({ preventScroll: true });
+}
+
+function closeModal(kind = null) {
+  if (kind && S.modal !== kind) return;
+  S.modal = null;
+  $('modal').hidden = true;
+}
+
+function tickModal() {
+  const m = $('modal');
+  if (m.hidden || m._until == null) return;
+  const { total, secs } = m._until();
+  const count = $('modal-count');
+  count.firstElementChild.textContent = `${Math.ceil(secs)} s`;
+  count.style.setProperty('--frac', String(Math.max(0, Math.min(1, secs / total))));
+}
+
+// --------------------------------------------------------------------------------------- networking
+
+const link = new Link('/ws/phone', {
+  hello: () => ({ type: 'hello', token: localStorage.getItem(TOKEN_KEY) || null }),
+  onMessage,
+  onStatus: (status) => {
+    const was = S.status;
+    S.status = status;
+    if (status === 'open') {
+      if (S.everOnline && was !== 'open') toast(t('back_online'), 'ok', 1500);
+      S.everOnline = true;
+      S.callBusy = false;
+      S.pending = null;
+    }
+    renderStatus();
+  },
+});
+window.quatroLink = link; // for tests and debugging
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case 'state': onState(msg); break;
+    case 'joined':
+      localStorage.setItem(TOKEN_KEY, msg.token);
+      S.joinMsg = '';
+      break;
+    case 'ok': onOk(msg); break;
+    case 'refused': onRefused(msg); break;
+    case 'error': onError(msg); break;
+    case 'seat_link': showSeatLink(msg); break;
+    default: break;
+  }
+}
+
+function onState(msg) {
+  const before = S.view;
+  S.view = msg.view;
+  S.table = msg.table || S.table;
+  S.at = performance.now();
+  const you = me();
+  if (you) {
+    // Cooldowns come as seconds remaining: restart a ring only when the end moved (not on every update).
+    const swapEnd = S.at + (you.swap_wait || 0) * 1000;
+    if (Math.abs(swapEnd - S.swapCoolEnd) > 150) {
+      S.swapCoolEnd = swapEnd;
+      drainRing($('hand-ring'), you.swap_wait || 0, S.view.timing.swap_cooldown);
+    }
+    const chEnd = S.at + (you.channel_wait || 0) * 1000;
+    if (Math.abs(chEnd - S.channelCoolEnd) > 150) {
+      S.channelCoolEnd = chEnd;
+      drainRing($('btn-channel').querySelector('.ring'), you.channel_wait || 0, S.view.timing.channel_cooldown);
+    }
+    if (S.selected != null && !you.hand.some((c) => c.id === S.selected)) S.selected = null;
+    if (before && before.phase !== S.view.phase) {
+      S.selected = null;
+      S.callBusy = false;
+      S.signPick = null;
+      if (S.modal && S.modal !== 'vote') closeModal();
+    }
+  }
+  for (const ev of msg.events || []) onEvent(ev);
+  render();
+}
+
+function onEvent(ev) {
+  const you = me();
+  switch (ev.type) {
+    case 'emitted':
+      setTimeout(() => burst(ev.seat), 0);
+      if (you && ev.seat === you.seat) {
+        S.lastEmitAt = performance.now();
+        const tile = document.querySelector(`#tray-grid [data-emoji="${CSS.escape(ev.emoji)}"]`);
+        if (tile) { tile.classList.remove('out'); void tile.offsetWidth; tile.classList.add('out'); }
+        const line = $('tray-line');
+        line.classList.remove('flash'); void line.offsetWidth; line.classList.add('flash');
+      }
+      break;
+    case 'reshuffled':
+      S.selected = null;
+      S.pending = null;
+      if (you) playMsg(t('reshuffled'), 'ok');
+      break;
+    case 'vote_ended':
+      closeModal('vote');
+      if (you && ev.why !== 'round_over') toast(ev.passed ? t('vote_passed') : t('vote_failed'), ev.passed ? 'ok' : 'info');
+      break;
+    case 'round_ended':
+      closeModal();
+      break;
+    default: break;
+  }
+}
+
+function onOk(msg) {
+  const what = S.sent.get(msg.id);
+  S.sent.delete(msg.id);
+  if (!what) return;
+  if (what.kind === 'swap') {
+    S.pending = null;
+    vibrate(15); // R15: the haptic tick of your own successful swap
+    playMsg(t('swapped'), 'ok', 900);
+    render();
+  } else if (what.kind === 'call_quatro' || what.kind === 'call_contre') {
+    toast(t('called', { call: what.kind === 'call_quatro' ? t('quatro') : t('contre') }), 'call', 1600);
+  } else if (what.kind === 'answer_vote') {
+    closeModal('vote');
+  }
+}
+
+function refusalText(msg) {
+  const wait = msg.details && msg.details.wait;
+  switch (msg.reason) {
+    case 'card_taken': return t('just_taken');
+    case 'swap_cooldown': return t('wait_s', { s: (wait || 0).toFixed(1) });
+    case 'channel_cooldown': return t('channel_cooldown', { s: (wait || 0).toFixed(1) });
+    case 'vote_running': return t('vote_running_r');
+    case 'sign_used_last_round': case 'sign_already_fixed': case 'vote_too_soon':
+    case 'reshuffle_already_done': case 'bad_team': case 'not_your_card':
+      return t(msg.reason);
+    default: return msg.message || t('refused');
+  }
+}
+
+function onRefused(msg) {
+  const what = S.sent.get(msg.id) || {};
+  S.sent.delete(msg.id);
+  if (what.kind === 'swap') {
+    S.pending = null; // the card slides back: render from the server's view again
+    // R16: costs nothing; the card stays lifted so the player can retry at once.
+    if (msg.reason === 'card_taken' && what.card != null) S.selected = what.card;
+    playMsg(refusalText(msg), msg.reason === 'card_taken' ? 'warn' : 'info');
+    render();
+    return;
+  }
+  if (what.kind === 'call_quatro' || what.kind === 'call_contre') {
+    S.callBusy = false;
+    if (msg.reason === 'confirm_own_carre') { askR23(); render(); return; }
+  }
+  if (what.kind === 'pick_sign' || what.kind === 'ready') S.signPick = null;
+  const text = refusalText(msg);
+  if ($('screen-play').hidden) toast(text, 'warn'); else playMsg(text, 'warn');
+  render();
+}
+
+function onError(msg) {
+  const what = S.sent.get(msg.id) || {};
+  S.sent.delete(msg.id);
+  if (['bad_token', 'not_seated', 'seat_moved', 'seat_freed'].includes(msg.code)) {
+    if (localStorage.getItem(TOKEN_KEY)) S.joinMsg = msg.code === 'seat_moved' ? t('seat_moved') : t('bad_token');
+    localStorage.removeItem(TOKEN_KEY);
+  } else if (msg.code === 'seat_taken') {
+    S.joinMsg = t('seat_taken');
+  } else if (what.kind === 'join') {
+    S.joinMsg = msg.message;
+  } else {
+    toast(msg.message || msg.code, 'warn');
+  }
+  S.callBusy = false;
+  S.pending = null;
+  render();
+}
+
+function showSeatLink(msg) {
+  // The host allowed this seat to move: show the one-time link to open on the other device.
+  openModal('seat_link', {
+    title: t('seat_link_title'), text: `${t('seat_link_text')}\n${msg.url}`, cls: 'link',
+    actions: [{ id: 'close', label: 'OK', cls: 'primary' }],
+  });
+}
+
+// ------------------------------------------------------------------------------------------- render
+
+function show(screen) {
+  for (const id of ['join', 'wait', 'sign', 'play', 'reveal']) $(`screen-${id}`).hidden = id !== screen;
+  document.body.dataset.screen = screen;
+}
+
+function render() {
+  renderStatus();
+  renderTop();
+  const v = S.view;
+  if (!v) { show('join'); renderJoin(); return; }
+  if (!me()) { show('join'); renderJoin(); return; }
+  switch (v.phase) {
+    case 'lobby': show('wait'); renderWait(); break;
+    case 'sign': show('sign'); renderSign(); break;
+    case 'play': show('play'); renderPlay(); break;
+    default: show('reveal'); renderReveal(); break;
+  }
+  renderVote();
+}
+
+function renderStatus() {
+  const el = $('status');
+  const offline = S.status !== 'open';
+  el.hidden = !offline;
+  el.textContent = S.everOnline ? t('reconnecting') : t('connecting');
+  document.body.classList.toggle('offline', offline);
+}
+
+function renderTop() {
+  const v = S.view;
+  const you = me();
+  $('lang').textContent = t('lang_switch');
+  $('lang').setAttribute('aria-label', t('lang_switch_label'));
+  const sign = $('top-sign');
+  const showSign = !!(you && you.sign && v.phase === 'play');
+  sign.hidden = !showSign;
+  if (showSign) {
+    sign.textContent = you.sign;
+    sign.setAttribute('aria-label', t('your_sign', { sign: you.sign }));
+    sign.setAttribute('role', 'img');
+  }
+  const scores = $('scores');
+  if (v && you && v.phase !== 'lobby') {
+    scores.setAttribute('aria-label', t('scores_label'));
+    scores.replaceChildren(...v.teams.map((tm) => h('span', {
+      class: `score team-${tm.team}${tm.team === you.team ? ' mine' : ''}`,
+      'aria-label': t('team_score', { team: team(tm.team), score: tm.score }),
+    }, h('b', { class: 'shape', text: TEAM_SHAPES[tm.team] }), String(tm.score))));
+  } else {
+    scores.replaceChildren(h('span', { class: 'brand-small', text: t('title') }));
+  }
+  tickClock();
+}
+
+function tickClock() {
+  const v = S.view;
+  const el = $('clock');
+  const showClock = !!(v && me() && v.clock != null && v.phase === 'play');
+  el.hidden = !showClock;
+  if (showClock) {
+    const s = left(v.clock);
+    el.textContent = fmtClock(s);
+    el.classList.toggle('late', s <= 30);
+    el.setAttribute('aria-label', t('clock_label'));
+  }
+  for (const c of document.querySelectorAll('[data-countdown]')) {
+    const s = left(Number(c.dataset.countdown));
+    c.textContent = String(Math.ceil(s));
+  }
+}
+
+// ----- join and waiting room
+
+function renderJoin() {
+  const v = S.view;
+  $('name-label').textContent = t('name_label');
+  const input = $('name');
+  input.placeholder = t('name_placeholder');
+  $('pick-seat-title').textContent = t('pick_seat');
+  $('seats-hint').textContent = t('seats_hint');
+  $('join-msg').textContent = S.joinMsg;
+  const list = $('seat-list');
+  if (!v) { list.replaceChildren(); return; }
+  const n = v.seat_count;
+  const rows = v.teams.map((tm) => h('div', { class: `team-row team-${tm.team}` },
+    h('div', { class: 'team-name' }, h('b', { class: 'shape', text: TEAM_SHAPES[tm.team] }), teamName(tm.team)),
+    h('div', { class: 'pair' }, tm.seats.map((i) => seatButton(v.seats[i], n, tm.team)))));
+  list.replaceChildren(...rows);
+  const free = v.seats.some(seatFree);
+  if (!free && !S.joinMsg) $('join-msg').textContent = v.phase === 'lobby' ? t('no_free_seat') : t('game_running');
+}
+
+function seatFree(s) {
+  // An empty seat, or (during a game) a player's seat nobody is connected to: the host may have freed it.
+  return s.kind === 'empty' || (S.view.phase !== 'lobby' && s.kind === 'human' && !s.connected);
+}
+
+function seatButton(s, n, tm) {
+  const free = seatFree(s);
+  const label = s.kind === 'empty' ? t('free') : free ? t('take_over', { name: s.name }) : s.name;
+  return h('button', {
+    type: 'button', class: `seat ${free ? 'free' : 'held'}${s.connected ? '' : ' gone'}`, 'data-seat': s.seat,
+    disabled: !free, 'aria-label': free ? t('sit_here_label', { n: s.seat + 1, team: team(tm) })
+      : t('held_by', { n: s.seat + 1, name: s.name }),
+    onclick: () => join(s.seat),
+  }, h('span', { class: 'seat-no', text: `${s.seat + 1}` }), h('span', { class: 'seat-name', text: label }),
+  s.kind === 'bot' ? h('small', { text: t('bot') }) : null);
+}
+
+function join(seat) {
+  const input = $('name');
+  const name = input.value.trim();
+  if (!name) {
+    S.joinMsg = t('name_needed');
+    renderJoin();
+    input.focus();
+    return;
+  }
+  localStorage.setItem(NAME_KEY, name);
+  keepAwake();
+  S.joinMsg = '';
+  send({ type: 'join', seat, name }, { seat });
+}
+
+function seatLine(i, extra = '') {
+  const s = S.view.seats[i];
+  const you = me();
+  return h('li', { class: `seat-line team-${S.view.seats[i].team}${s.connected ? '' : ' gone'}` },
+    h('b', { class: 'shape', text: TEAM_SHAPES[s.team] }),
+    h('span', { text: s.kind === 'empty' ? t('partner_empty') : s.name }),
+    s.kind === 'bot' ? h('small', { text: t('bot') }) : null,
+    you && i === you.seat ? h('small', { class: 'you', text: t('you_tag') }) : null,
+    s.kind === 'human' && !s.connected ? h('small', { text: t('offline') }) : null, extra);
+}
+
+function renderWait() {
+  const v = S.view;
+  const you = me();
+  $('screen-wait').className = `screen team-${you.team}`;
+  $('wait-body').replaceChildren(
+    h('h1', { class: 'brand' }, 'Quatro ', h('span', { text: 'Party' })),
+    h('div', { class: 'me-card' },
+      h('p', { class: 'eyebrow', text: t('waiting_title') }),
+      h('p', { class: 'me-name', text: v.seats[you.seat].name }),
+      h('p', { class: 'me-team' }, h('b', { class: 'shape', text: TEAM_SHAPES[you.team] }), teamName(you.team)),
+      h('p', { class: 'eyebrow', text: t('your_partner') }),
+      h('ul', { class: 'seat-lines' }, seatLine(you.partner))),
+    h('p', { class: 'waiting pulse', text: t('waiting_host') }),
+    h('ul', { class: 'seat-lines all' }, v.seats.map((s) => seatLine(s.seat))),
+    h('button', {
+      type: 'button', class: 'btn ghost', id: 'btn-leave',
+      onclick: () => { send({ type: 'leave' }); localStorage.removeItem(TOKEN_KEY); },
+    }, t('leave_seat')));
+}
+
+// ----- sign phase
+
+function renderSign() {
+  const v = S.view;
+  const you = me();
+  const seat = mySeat();
+  const fixed = you.sign;
+  const pick = fixed || S.signPick;
+  $('screen-sign').className = `screen team-${you.team}`;
+  const grid = h('div', { class: 'emoji-grid', role: 'radiogroup', 'aria-label': t('sign_title') },
+    v.signs.map((e) => {
+      const last = e === you.last_sign;
+      return h('button', {
+        type: 'button', class: `emoji-tile emoji${e === pick ? ' chosen' : ''}${last ? ' last' : ''}`,
+        role: 'radio', 'aria-checked': e === pick ? 'true' : 'false', 'data-emoji': e,
+        'aria-label': last ? `${e} — ${t('sign_last_round')}` : e, disabled: !!fixed || last,
+        onclick: () => { S.signPick = e; keepAwake(); renderSign(); },
+      }, e);
+    }));
+  const big = h('div', { class: `sign-big${fixed ? ' fixed' : ''}` },
+    h('span', { class: 'emoji', id: 'team-sign', role: 'img', 'aria-label': pick || '?', text: pick || '?' }),
+    h('small', { text: fixed ? t('sign_fixed') : t('sign_title') }));
+  const lockBtn = !fixed && h('button', {
+    type: 'button', class: 'btn', id: 'btn-lock', disabled: !S.signPick,
+    onclick: () => { if (S.signPick) send({ type: 'pick_sign', sign: S.signPick }, { sign: S.signPick }); },
+  }, t('lock_sign', { sign: S.signPick || '' }));
+  const readyBtn = h('button', {
+    type: 'button', class: `btn primary${seat.ready ? ' done' : ''}`, id: 'btn-ready', disabled: seat.ready,
+    'aria-label': t('ready_label'),
+    onclick: () => {
+      keepAwake();
+      if (!you.sign && S.signPick) send({ type: 'pick_sign', sign: S.signPick }, { sign: S.signPick });
+      send({ type: 'ready' });
+    },
+  }, seat.ready ? t('ready_done') : t('ready'));
+  $('sign-body').replaceChildren(
+    h('div', { class: 'sign-head' },
+      h('div', {},
+        h('p', { class: 'eyebrow', text: t('round_n', { n: v.round }) }),
+        h('h2', { text: t('sign_title') }),
+        h('p', { class: 'hint', text: t('sign_hint') })),
+      h('div', { class: 'countdown', role: 'timer', 'aria-label': t('round_starts_in') },
+        h('span', { 'data-countdown': String(v.clock ?? 0), text: String(Math.ceil(left(v.clock) || 0)) }),
+        h('small', { text: 's' }))),
+    big, grid,
+    h('p', { class: 'hint', text: t('random_if_none') }),
+    h('div', { class: 'sign-actions' }, lockBtn, readyBtn));
+}
+
+// ----- play
+
+const centreButtons = [];
+const handButtons = [];
+const trayButtons = new Map();
+
+function setupPlay() {
+  const centre = $('centre');
+  for (let p = 0; p < 4; p++) {
+    const b = h('button', { type: 'button', class: 'card place', 'data-place': p, onclick: () => tapPlace(p) });
+    centreButtons.push(b);
+    centre.append(b);
+  }
+  const hand = $('hand');
+  for (let i = 0; i < 4; i++) {
+    const b = h('button', { type: 'button', class: 'card mine', 'data-slot': i, onclick: () => tapCard(i) });
+    handButtons.push(b);
+    hand.append(b);
+  }
+  $('btn-channel').addEventListener('click', tapChannel);
+  $('btn-reshuffle').addEventListener('click', tapReshuffle);
+  holdButton($('btn-quatro'), fireQuatro, () => askConfirm('quatro'));
+  holdButton($('btn-contre'), fireContre, () => askConfirm('contre'));
+}
+
+// What the table looks like to us: the server's view, with our own swap applied while it travels.
+function shownCards() {
+  const you = me();
+  const hand = you.hand.slice();
+  const centre = S.view.centre.slice();
+  const p = S.pending;
+  if (p) {
+    const i = hand.findIndex((c) => c.id === p.card);
+    if (i >= 0 && centre[p.place] && centre[p.place].id === p.expected) {
+      [hand[i], centre[p.place]] = [centre[p.place], hand[i]];
+    }
+  }
+  return { hand, centre };
+}
+
+function tapCard(slot) {
+  keepAwake();
+  const { hand } = shownCards();
+  const c = hand[slot];
+  if (!c || S.pending) return;
+  S.selected = S.selected === c.id ? null : c.id;
+  if (S.selected != null) playMsg(t('tap_place'), 'info', 0);
+  else playMsg('', 'info', 1);
+  renderPlay();
+}
+
+function tapPlace(place) {
+  keepAwake();
+  const you = me();
+  if (S.selected == null || S.pending || !you) {
+    if (!S.pending) playMsg(t('tap_card'), 'info');
+    return;
+  }
+  const wait = (S.swapCoolEnd - performance.now()) / 1000;
+  if (wait > 0.05) {
+    playMsg(t('wait_s', { s: wait.toFixed(1) }), 'info', 1200);
+    return;
+  }
+  const expected = S.view.centre[place];
+  if (!expected) return;
+  const msg = { type: 'swap', card: S.selected, place, expected: expected.id };
+  const id = send(msg, { card: S.selected, place });
+  if (id == null) return;
+  S.pending = { id, card: S.selected, place, expected: expected.id };
+  S.selected = null;
+  renderPlay();
+}
+
+function tapChannel() {
+  keepAwake();
+  const seat = mySeat();
+  if (!seat) return;
+  const wait = (S.channelCoolEnd - performance.now()) / 1000;
+  if (wait > 0.05) {
+    playMsg(t('channel_wait', { s: wait.toFixed(1) }), 'info', 1200);
+    return;
+  }
+  send({ type: seat.channel.held ? 'release_channel' : 'take_channel' });
+}
+
+function chooseEmoji(e) {
+  keepAwake();
+  send({ type: 'choose_emoji', emoji: e }, { emoji: e });
+}
+
+function tapReshuffle() {
+  keepAwake();
+  send({ type: 'request_reshuffle' });
+}
+
+function fireQuatro() {
+  const you = me();
+  if (!you || S.callBusy) return;
+  if (you.has_carre) { askR23(); return; }
+  sendCall({ type: 'call_quatro', confirmed: false });
+}
+
+function askR23() {
+  openModal('r23', {
+    title: t('r23_title'), text: t('r23_text'), cls: 'warn',
+    actions: [
+      { id: 'cancel', label: t('cancel'), cls: 'ghost' },
+      { id: 'confirm', label: t('r23_yes'), cls: 'danger', run: () => sendCall({ type: 'call_quatro', confirmed: true }) },
+    ],
+  });
+}
+
+function fireContre() {
+  const you = me();
+  if (!you || S.callBusy) return;
+  const others = S.view.teams.map((x) => x.team).filter((x) => x !== you.team);
+  if (others.length === 1) { sendCall({ type: 'call_contre', team: others[0] }); return; }
+  openModal('contre', {
+    title: t('pick_accused'), cls: 'pick',
+    actions: [
+      ...others.map((x) => ({
+        id: `team-${x}`, cls: `team-btn team-${x}`,
+        label: `${team(x)} — ${S.view.teams[x].seats.map(seatName).join(' & ')}`,
+        aria: t('accuse', { team: team(x) }),
+        run: () => sendCall({ type: 'call_contre', team: x }),
+      })),
+      { id: 'cancel', label: t('cancel'), cls: 'ghost' },
+    ],
+  });
+}
+
+function askConfirm(which) {
+  // Keyboard / screen reader activation: a plain confirm instead of the press-and-hold.
+  if (which === 'quatro') {
+    if (me() && me().has_carre) { askR23(); return; }
+    openModal('confirm', {
+      title: t('quatro'), text: t('confirm_quatro'),
+      actions: [{ id: 'cancel', label: t('cancel'), cls: 'ghost' },
+        { id: 'confirm', label: t('quatro'), cls: 'danger', run: () => sendCall({ type: 'call_quatro', confirmed: false }) }],
+    });
+  } else {
+    fireContre();
+  }
+}
+
+function sendCall(msg) {
+  if (S.callBusy) return; // guard against double taps: one call per round is all that counts
+  const id = send(msg);
+  if (id == null) return;
+  S.callBusy = true;
+  playMsg(t('call_sent'), 'call', 0);
+  renderPlay();
+}
+
+function renderPlay() {
+  const v = S.view;
+  const you = me();
+  const seat = mySeat();
+  if (!you || !seat) return;
+  $('screen-play').className = `screen play team-${you.team}`;
+  const { hand, centre } = shownCards();
+
+  // Calls
+  for (const [id, key, label] of [['btn-quatro', 'quatro', 'quatro_label'], ['btn-contre', 'contre', 'contre_label']]) {
+    const b = $(id);
+    b.querySelector('.call-text').textContent = t(key);
+    b.querySelector('small').textContent = key === 'quatro' && you.has_carre ? t('carre_hint') : t('hold_to_call');
+    b.setAttribute('aria-label', t(label));
+    b.disabled = S.callBusy || S.status !== 'open';
+  }
+  $('btn-quatro').classList.toggle('reminder', !!you.has_carre);
+
+  // Channel
+  const held = seat.channel.held;
+  const ch = $('btn-channel');
+  ch.classList.toggle('held', held);
+  ch.setAttribute('aria-pressed', held ? 'true' : 'false');
+  ch.querySelector('.label').textContent = held ? t('release_channel') : t('take_channel');
+  $('tray').hidden = !held;
+  if (held) renderTray(you, seat);
+
+  // Reshuffle
+  const rs = v.reshuffle;
+  const rb = $('btn-reshuffle');
+  let label = t('reshuffle');
+  let off = false;
+  if (rs.done) { label = t('reshuffle_done'); off = true; } else if (rs.vote) {
+    off = true;
+    label = rs.vote.requester === you.seat
+      ? t('your_vote_wait', { n: rs.vote.accepted.length, m: rs.vote.voters.length }) : t('vote_running');
+  } else if (rs.next_vote_in) {
+    off = true;
+    label = t('reshuffle_wait', { s: Math.ceil(left(rs.next_vote_in)) });
+  }
+  rb.textContent = label;
+  rb.disabled = off;
+  rb.setAttribute('aria-label', `${t('reshuffle_label')} — ${label}`);
+
+  // Centre
+  centreButtons.forEach((b, p) => {
+    const c = centre[p];
+    fillCard(b, c);
+    b.classList.toggle('target', S.selected != null);
+    b.classList.toggle('incoming', !!S.pending && S.pending.place === p);
+    b.setAttribute('aria-label', t('centre_label', { n: p + 1, card: cardText(c) }));
+  });
+  // Hand
+  handButtons.forEach((b, i) => {
+    const c = hand[i];
+    fillCard(b, c);
+    const sel = !!c && c.id === S.selected;
+    b.classList.toggle('lifted', sel);
+    b.classList.toggle('incoming', !!S.pending && !!c && c.id === S.pending.expected);
+    b.setAttribute('aria-pressed', sel ? 'true' : 'false');
+    b.setAttribute('aria-label', t('hand_label', { n: i + 1, card: cardText(c) }));
+  });
+  const zone = $('hand-zone');
+  zone.classList.toggle('carre', !!you.has_carre);
+  zone.classList.toggle('picking', S.selected != null);
+  $('carre-badge').hidden = !you.has_carre;
+  $('carre-badge').textContent = t('carre_badge');
+  $('hand-ring').setAttribute('aria-label', t('cooldown_label'));
+  renderStrip(you);
+  if (!$('play-msg').textContent && S.selected == null) playMsg(t('tap_card'), 'hint', 0);
+}
+
+function renderTray(you, seat) {
+  const grid = $('tray-grid');
+  if (!trayButtons.size) {
+    for (const e of S.view.signs) {
+      const b = h('button', { type: 'button', class: 'emoji-tile emoji', role: 'radio', 'data-emoji': e,
+        'aria-label': e, onclick: () => chooseEmoji(e) }, e);
+      trayButtons.set(e, b);
+      grid.append(b);
+    }
+  }
+  grid.setAttribute('aria-label', t('choose_emit'));
+  for (const [e, b] of trayButtons) {
+    const on = e === you.channel_choice;
+    b.classList.toggle('chosen', on);
+    b.setAttribute('aria-checked', on ? 'true' : 'false');
+  }
+  const line = $('tray-line');
+  const choice = you.channel_choice;
+  if (!choice) line.textContent = t('nothing_chosen');
+  else if (seat.channel.emoji === choice && S.lastEmitAt) line.textContent = t('emitted', { emoji: choice });
+  else line.textContent = t('will_emit', { emoji: choice });
+  line.dataset.state = !choice ? 'none' : (seat.channel.emoji === choice ? 'out' : 'soon');
+}
+
+// The table at a glance: every seat, its channel lamp and what it emits (public, R36).
+const stripChips = [];
+function renderStrip(you) {
+  const v = S.view;
+  const strip = $('strip');
+  if (stripChips.length !== v.seats.length) {
+    stripChips.length = 0;
+    strip.style.setProperty('--n', String(v.seats.length));
+    strip.replaceChildren(...v.seats.map((s) => {
+      const chip = h('div', { class: 'chip', 'data-seat': s.seat },
+        h('span', { class: 'chip-emoji emoji', 'aria-hidden': 'true' }),
+        h('span', { class: 'chip-name' }, h('b', { class: 'shape' }), h('span', { class: 'nm' })));
+      stripChips.push(chip);
+      return chip;
+    }));
+  }
+  v.seats.forEach((s, i) => {
+    const chip = stripChips[i];
+    chip.className = `chip team-${s.team}${s.channel.held ? ' held' : ''}${s.connected ? '' : ' gone'}`
+      + `${i === you.seat ? ' me' : ''}${i === you.partner ? ' partner' : ''}`;
+    chip.querySelector('.shape').textContent = TEAM_SHAPES[s.team];
+    chip.querySelector('.nm').textContent = i === you.seat ? t('you_tag') : s.name;
+    chip.querySelector('.chip-emoji').textContent = s.channel.held ? (s.channel.emoji || '') : '';
+    chip.setAttribute('aria-label', `${s.name}${i === you.partner ? ` (${t('your_partner')})` : ''}: `
+      + `${s.channel.held ? t('channel_held_by') : t('channel_free')}${s.channel.emoji ? ` ${s.channel.emoji}` : ''}`);
+  });
+}
+
+function burst(seat) {
+  const chip = stripChips[seat];
+  if (!chip) return;
+  chip.classList.remove('burst');
+  void chip.offsetWidth;
+  chip.classList.add('burst');
+}
+
+// ----- votes
+
+function renderVote() {
+  const v = S.view;
+  const you = me();
+  const vote = v && v.reshuffle && v.reshuffle.vote;
+  if (!(vote && you && you.voter && v.phase === 'play')) {
+    closeModal('vote');
+    return;
+  }
+  if (S.modal === 'vote') { tickModal(); return; }
+  const endsAt = S.at + vote.left * 1000;
+  openModal('vote', {
+    title: t('vote_title', { name: seatName(vote.requester) }), text: t('vote_text'), cls: 'vote',
+    until: () => ({ total: v.timing.vote_length, secs: Math.max(0, (endsAt - performance.now()) / 1000) }),
+    actions: [
+      { id: 'refuse', label: t('refuse'), cls: 'ghost', run: () => send({ type: 'answer_vote', accept: false }) },
+      { id: 'accept', label: t('accept'), cls: 'primary', run: () => send({ type: 'answer_vote', accept: true }) },
+    ],
+  });
+}
+
+// ----- reveal, pause and game over
+
+function resultSentence(r) {
+  const scorers = r.scorers || [];
+  const teams = scorers.map(team).join(lang() === 'fr' ? ' et ' : ' and ');
+  const plural = scorers.length > 1;
+  const s = lang() === 'fr' ? (plural ? 'nt' : '') : (plural ? '' : 's');
+  const caller = r.caller != null ? seatName(r.caller) : '';
+  if (r.end === 'quatro') {
+    return t(r.correct ? 'result_quatro_ok' : 'result_quatro_bad', { caller, target: seatName(r.target), teams, s });
+  }
+  if (r.end === 'contre') {
+    return t(r.correct ? 'result_contre_ok' : 'result_contre_bad', { caller, accused: team(r.target), teams, s });
+  }
+  return t('result_void');
+}
+
+function miniHand(cards, carre) {
+  return h('span', { class: `mini-hand${carre ? ' carre' : ''}` },
+    (cards || []).map((c) => h('span', { class: `mini${SUIT_RED.has(c.suit) ? ' red' : ''}`, text: cardText(c) })));
+}
+
+function renderReveal() {
+  const v = S.view;
+  const you = me();
+  const r = v.result;
+  const over = v.phase === 'over';
+  $('screen-reveal').className = `screen team-${you.team}`;
+  const kids = [];
+  if (over) {
+    const won = (v.winners || []).includes(you.team);
+    const plural = (v.winners || []).length > 1;
+    const s = lang() === 'fr' ? (plural ? 'nt' : '') : (plural ? '' : 's');
+    kids.push(h('h1', { class: 'over-title', text: t('game_over') }),
+      h('p', { class: `winners${won ? ' won' : ''}`, text: won ? t('you_won')
+        : t('winners', { teams: (v.winners || []).map(team).join(' & '), s }) }));
+  }
+  if (r) {
+    kids.push(h('p', { class: 'eyebrow', text: t('round_n', { n: r.round }) }),
+      h('p', { class: 'result', id: 'result-sentence', text: resultSentence(r) }));
+  }
+  kids.push(h('div', { class: 'score-table' }, v.teams.map((tm) => h('div', {
+    class: `score-row team-${tm.team}${tm.team === you.team ? ' mine' : ''}${r && r.scorers.includes(tm.team) ? ' scored' : ''}`,
+  },
+  h('span', { class: 'team-tag' }, h('b', { class: 'shape', text: TEAM_SHAPES[tm.team] }), ' ', teamName(tm.team),
+    tm.team === you.team ? h('small', { text: ` (${t('your_team')})` }) : null),
+  r && r.signs ? h('span', { class: 'emoji reveal-sign', role: 'img', 'aria-label': `${t('signs_were')}: ${r.signs[tm.team] || '?'}`, text: r.signs[tm.team] || '?' }) : null,
+  h('span', { class: 'big-score', text: String(tm.score) }),
+  r ? h('div', { class: 'hands' }, tm.seats.map((i) => h('div', { class: 'hand-line' },
+    h('span', { class: 'who', text: seatName(i) }), miniHand(r.hands[i], r.carres.includes(i))))) : null))));
+  if (!over && v.clock != null) {
+    kids.push(h('div', { class: 'next' }, h('span', { text: t('next_round_in') }),
+      h('b', { class: 'countdown-inline' }, h('span', { 'data-countdown': String(v.clock), text: String(Math.ceil(left(v.clock))) }), ' s')));
+  }
+  $('reveal-body').replaceChildren(...kids);
+}
+
+// --------------------------------------------------------------------------------------------- boot
+
+function boot() {
+  document.documentElement.lang = language();
+  const input = $('name');
+  input.value = localStorage.getItem(NAME_KEY) || '';
+  input.addEventListener('change', () => localStorage.setItem(NAME_KEY, input.value.trim()));
+  input.addEventListener('keydown', (e) => { if (e.key === 'Enter') input.blur(); });
+  $('lang').addEventListener('click', () => setLanguage(language() === 'fr' ? 'en' : 'fr'));
+  onLanguageChange(() => render());
+  setupPlay();
+  render();
+  // Clocks and countdowns tick locally between server updates (durations are "seconds remaining").
+  setInterval(() => {
+    tickClock();
+    tickModal();
+    const v = S.view;
+    if (v && v.phase === 'play' && me() && v.reshuffle.next_vote_in) renderPlay();
+  }, 250);
+}
+
+boot();
