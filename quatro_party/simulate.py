@@ -123,19 +123,32 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
     now = 0.0
     for s in range(seats):
         game.apply(Sit(s, SeatKind.BOT, f"Bot {s}"), now)
+    inf = float("inf")
+    wakes = [inf] * seats  # each bot's next wake, refreshed only when the bot was touched
+
+    def refresh(i: int) -> None:
+        w = bots[i].next_wake()
+        wakes[i] = inf if w is None else w
+
     deliver(game.apply(StartGame(), now).events, now)
+    for i in range(seats):
+        refresh(i)
+
     while game.phase is not Phase.OVER and game.round <= max_rounds:
         deadline = game.next_deadline()
-        best, who = deadline, -1
-        for i, bot in enumerate(bots):
-            w = bot.next_wake()
-            if w is not None and (best is None or w < best):
-                best, who = w, i
-        if best is None:
+        best = min(wakes)
+        who = wakes.index(best)
+        if deadline is not None and deadline <= best:
+            best, who = deadline, -1
+        if best == inf:
             break
         now = max(now, best)
         if who < 0:
-            deliver(game.tick(now).events, now)
+            events = game.tick(now).events
+            deliver(events, now)
+            if events:
+                for i in range(seats):
+                    refresh(i)
             continue
         bot = bots[who]
         for msg in bot.wake(now):
@@ -148,8 +161,12 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
             else:
                 bot.observe(ack_message(ref), now)
             deliver(outcome.events, now)
+            if outcome.events:
+                for i in range(seats):
+                    refresh(i)
             if game.phase is not Phase.PLAY and msg["type"] not in ("pick_sign", "ready"):
                 break  # the round ended (a call): the rest of this burst would only be refused
+        refresh(who)
     return GameRecord(seed, tuple(team_levels), game.scores(), tuple(game.winners), endings, now, sent)
 
 

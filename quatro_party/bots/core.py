@@ -90,6 +90,11 @@ class Bot:
         self.swap_block_until = float("-inf")
         self.channel_block_until = float("-inf")
         self.decided_call = False
+        self.n = 4  # seats at the table, from the last view
+        self._version = 0  # bumped whenever cards move: the card caches below are valid for one version
+        self._pool_cache: tuple[int, dict[str, int]] | None = None
+        self._odds_cache: dict[int, tuple[float, str | None]] = {}
+        self._odds_version = -1
         self.setup()
 
     def setup(self) -> None:
@@ -143,6 +148,7 @@ class Bot:
             view = msg.get("view")
             if isinstance(view, dict) and "you" in view:
                 self.view, self.view_at = view, at
+                self.n = int(view["seat_count"])
                 you = view["you"]
                 self.swap_block_until = max(self.swap_block_until, at + (you.get("swap_wait") or 0.0))
                 self.channel_block_until = max(self.channel_block_until, at + (you.get("channel_wait") or 0.0))
@@ -176,6 +182,8 @@ class Bot:
 
     def _event(self, e: dict[str, Any], at: float) -> None:
         kind = e.get("type")
+        if kind in ("swapped", "dealt", "reshuffled", "round_opened", "round_ended"):
+            self._version += 1  # hands or centre moved: card inferences must be redone
         if kind == "swapped":
             seat, put, took = e["seat"], e["put"], e["took"]
             if seat == self.seat:
@@ -234,17 +242,16 @@ class Bot:
 
     @property
     def seat_count(self) -> int:
-        assert self.view is not None
-        return int(self.view["seat_count"])
+        return self.n
 
     def partner(self) -> int:
-        return (self.seat + self.seat_count // 2) % self.seat_count
+        return (self.seat + self.n // 2) % self.n
 
     def team_of(self, seat: int) -> int:
-        return seat % (self.seat_count // 2)
+        return seat % (self.n // 2)
 
     def team_seats(self, team: int) -> tuple[int, int]:
-        return (team, team + self.seat_count // 2)
+        return (team, team + self.n // 2)
 
     def hand(self) -> list[dict[str, Any]]:
         return list(self.you.get("hand") or [])
@@ -269,6 +276,8 @@ class Bot:
 
     def unknown_pool(self) -> dict[str, int]:
         """Copies of each rank whose place is unknown to this seat (hidden in other hands)."""
+        if self._pool_cache is not None and self._pool_cache[0] == self._version:
+            return self._pool_cache[1]
         ranks = RANKS[: self.seat_count + 1]
         pool = {r: 4 for r in ranks}
         for c in self.hand() + self.centre():
@@ -276,11 +285,21 @@ class Bot:
         for f in self.facts.values():
             for r in f.known.values():
                 pool[r] -= 1
+        self._pool_cache = (self._version, pool)
         return pool
 
     def carre_odds(self, seat: int) -> tuple[float, str | None]:
         """From public facts only: the chance ``seat`` holds a carré if its hidden cards were random,
         and the rank it would be of. Cards the seat took and kept are known (R14 swaps are public)."""
+        if self._odds_version != self._version:
+            self._odds_cache = {}
+            self._odds_version = self._version
+        found = self._odds_cache.get(seat)
+        if found is None:
+            found = self._odds_cache[seat] = self._carre_odds(seat)
+        return found
+
+    def _carre_odds(self, seat: int) -> tuple[float, str | None]:
         f = self.facts.get(seat) or SeatFacts()
         ranks = set(f.known.values())
         if len(ranks) > 1:

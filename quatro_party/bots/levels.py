@@ -323,12 +323,16 @@ class NormalBot(PlayingBot):
         return [(t, e) for t, e in f.emitted if t >= self.deal_at and e != last]
 
     def seat_belief(self, seat: int, now: float) -> float:
+        f = self.facts.get(seat)
+        if f is None or len(set(f.known.values())) > 1:
+            return 0.0  # keeps two ranks (or nothing seen): no carré in sight
+        fresh = self.fresh_candidates(seat)
+        if not fresh and len(f.known) < 3:
+            return 0.0  # two hidden cards or more: too unlikely to act on without a sign (saves work)
         p0, _ = self.carre_odds(seat)
         if p0 <= 0.0:
             return 0.0
-        if self.fresh_candidates(seat):
-            return 0.8
-        return p0
+        return 0.8 if fresh else p0
 
 
 class HardBot(NormalBot):
@@ -370,10 +374,15 @@ class HardBot(NormalBot):
         return self.carre_odds(self.partner())[0] >= 0.999  # every card of the partner's carré is accounted for
 
     def seat_belief(self, seat: int, now: float) -> float:
+        f = self.facts.get(seat)
+        if f is None or len(set(f.known.values())) > 1:
+            return 0.0  # keeps two ranks (or nothing seen yet): no carré in sight
+        fresh = self.fresh_candidates(seat)
+        if not fresh and len(f.known) < 2:
+            return 0.0  # three hidden cards: far too unlikely to act on without a sign (saves work)
         p0, rank = self.carre_odds(seat)
         if p0 <= 0.0 or rank is None:
             return 0.0
-        f = self.facts.get(seat) or SeatFacts()
         lo = _logit(p0)
         kept = sum(1 for r in f.known.values() if r == rank)
         if kept >= 2 and not f.put.get(rank):
@@ -385,7 +394,7 @@ class HardBot(NormalBot):
         p_emit = 0.0
         partner = (seat + self.seat_count // 2) % self.seat_count
         slow = 2.5 if self.is_human(partner) else 1.0
-        for t, _ in self.fresh_candidates(seat):
+        for t, _ in fresh:
             if now - t <= self.answered_within * slow:  # not yet answered by the partner: could be the sign
                 style = self.style.get(seat)
                 trust = style.trust(self.sign_prior) if style else self.sign_prior
