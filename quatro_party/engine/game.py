@@ -44,6 +44,11 @@ from .rules import (
 MAX_NAME_LENGTH = 20
 
 
+def _is_index(value: object) -> bool:
+    """A seat, place or team number: an int, and not a bool (``True`` is not team 1)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _card_id(card: Card) -> int:
     return card.id
 
@@ -290,7 +295,7 @@ class Game:
             if handler is None:
                 raise TypeError(f"not a command: {command!r}")
             seat = getattr(command, "seat", None)
-            if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.seat_count):
+            if seat is not None and not (_is_index(seat) and 0 <= seat < self.seat_count):
                 raise Refused(Reason.NO_SUCH_SEAT, f"there is no seat {seat!r} at this table")
             handler(self, command, events)
         except Refused as refused:
@@ -569,7 +574,7 @@ class Game:
         mine = next((i for i, card in enumerate(s.hand) if card.id == c.card), None)
         if mine is None:
             raise Refused(Reason.NOT_YOUR_CARD, "that card is not in your hand")
-        if not (isinstance(c.place, int) and 0 <= c.place < CENTRE_SIZE):
+        if not (_is_index(c.place) and 0 <= c.place < CENTRE_SIZE):
             raise Refused(Reason.NO_SUCH_PLACE, f"the centre has places 0 to {CENTRE_SIZE - 1}")
         self._wait(Reason.SWAP_COOLDOWN, s.swap_ready_at, "cooldown")  # R15
         if self.centre[c.place].id != c.expected:  # R16: costs nothing
@@ -643,7 +648,7 @@ class Game:
         accused = c.team
         if accused is None and self.team_count == 2:
             accused = 1 - mine
-        if not (isinstance(accused, int) and 0 <= accused < self.team_count and accused != mine):
+        if not (_is_index(accused) and 0 <= accused < self.team_count and accused != mine):
             raise Refused(Reason.BAD_TEAM, "name an opposing team")
         correct = any(self.has_carre(s) for s in seats_of(accused, self.seat_count))  # R24
         self._end_round(RoundEnd.CONTRE, c.seat, accused, correct, (mine,) if correct else (accused,), events)
