@@ -1,10 +1,133 @@
-"""Command line of the host (``quatro-party`` and ``launcher.py``). Filled in by the host issue."""
+"""Command line of the host (``quatro-party`` and ``python3 launcher.py``).
+
+Starts the server on every interface, picks the LAN address phones should use,
+announces the table with mDNS, prints the join URL and a QR code in the terminal,
+and opens the big screen (with the host secret) in the default browser.
+Ctrl-C closes every socket (1001), unregisters mDNS and stops within 2 s.
+"""
 
 from __future__ import annotations
 
+import argparse
+import logging
+import signal
 import sys
+import threading
+import webbrowser
+from typing import Any
+
+#: Fixed on purpose: phones keep their seat token per origin (scheme + host + port).
+DEFAULT_PORT = 8765
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="quatro-party",
+        description="Host a Quatro Party table: phones join by QR code, the big screen shows the table.",
+    )
+    ap.add_argument("--port", type=int, default=DEFAULT_PORT,
+                    help=f"TCP port (default {DEFAULT_PORT}; keep it stable so phones keep their seats)")
+    ap.add_argument("--host-ip", metavar="IP",
+                    help="the address phones should use (default: best guess; the candidates are listed)")
+    ap.add_argument("--bind", default="0.0.0.0", help="interface to listen on (default: all)")
+    ap.add_argument("--seats", type=int, choices=(4, 6, 8), default=4, help="seats at the table (default 4)")
+    ap.add_argument("--bots", choices=("easy", "normal", "hard"), default="normal",
+                    help="level of the bots that fill empty seats (default normal)")
+    ap.add_argument("--seed", type=int, help="reproducible deals")
+    ap.add_argument("--time-scale", type=float, default=1.0,
+                    help="multiply every rule duration (e.g. 0.1 for a quick demo)")
+    ap.add_argument("--language", choices=("en", "fr"), default="en", help="default language of the table")
+    ap.add_argument("--no-browser", action="store_true", help="do not open the big screen")
+    ap.add_argument("--no-mdns", action="store_true", help="do not announce the table with mDNS")
+    ap.add_argument("--quiet", action="store_true", help="log warnings only")
+    return ap
+
+
+def _choose_ip(wanted: str | None) -> tuple[str, list[Any]]:
+    from .server.network import candidates
+
+    found = candidates()
+    if wanted:
+        if wanted not in {a.ip for a in found}:
+            print(f"warning: {wanted} is not an address of this machine; phones may not reach it", file=sys.stderr)
+        return wanted, found
+    return found[0].ip, found
 
 
 def main(argv: list[str] | None = None) -> int:
-    print("The Quatro Party server is not there yet.", file=sys.stderr)
-    return 1
+    args = _parser().parse_args(argv)
+    if not args.time_scale > 0:
+        print("--time-scale must be positive", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per page or socket
+
+    from .server import ServerThread, create_app, table_of
+    from .server.mdns import Advertiser
+    from .server.qr import qr_terminal
+
+    ip, found = _choose_ip(args.host_ip)
+    try:
+        app = create_app({"seats": args.seats, "seed": args.seed, "time_scale": args.time_scale,
+                          "bot_level": args.bots, "language": args.language})
+        server = ServerThread(app, args.bind, args.port)
+    except OSError as exc:
+        print(f"cannot listen on port {args.port}: {exc}. Is another Quatro Party running? Try --port.",
+              file=sys.stderr)
+        return 1
+    table = table_of(app)
+    port = server.port
+    join_url = f"http://{ip}:{port}/"
+    table.set_join_url(join_url)
+    server.start()
+
+    print()
+    print("Quatro Party is running.")
+    if len(found) > 1 and not args.host_ip:
+        print("Addresses of this computer (use --host-ip to pick another if phones cannot connect):")
+        for a in found:
+            flags = ", ".join(f for f, on in (("default route", a.default_route), ("virtual?", a.likely_virtual),
+                                              ("loopback", a.loopback)) if on)
+            print(f"   {'*' if a.ip == ip else ' '} {a.ip:<16} {a.adapter}{f'  ({flags})' if flags else ''}")
+    if ip.startswith("127."):
+        print("WARNING: this computer has no LAN address; only this computer can join. "
+              "Connect it to the Wi-Fi the phones use.", file=sys.stderr)
+    print()
+    print(qr_terminal(join_url))
+    print(f"Phones: scan the QR code, or open  {join_url}")
+    screen_url = f"http://127.0.0.1:{port}/screen#host={table.host_secret}"
+    print(f"Big screen (host controls):        {screen_url}")
+    print(f"Port {port}. Press Ctrl-C to stop.")
+    sys.stdout.flush()
+
+    advertiser = None
+    if not args.no_mdns and not ip.startswith("127."):
+        advertiser = Advertiser(ip, port, "/", on_registered=table.set_mdns_name).start()  # ~1.6 s, off the main path
+
+    if not args.no_browser:
+        threading.Thread(target=webbrowser.open, args=(screen_url,), daemon=True).start()
+
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: Any) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        while not stop.wait(0.5):  # wakes for signals (Windows needs a timeout here)
+            pass
+    finally:
+        print("\nStopping: closing sockets, unregistering mDNS…", flush=True)
+        closer = threading.Thread(target=advertiser.close, daemon=True) if advertiser else None
+        if closer:
+            closer.start()
+        server.stop(timeout=1.5)
+        if closer:
+            closer.join(0.4)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -44,6 +44,8 @@ DEFAULTS: dict[str, Any] = {
     "bot_factory": None,  # (seat, level, rng) -> bot; quatro_party.bots.make_bot when None
 }
 
+#: Seconds between checks that a silent socket is still open (see ``serve``).
+RECEIVE_WAKE = 2.0
 #: A message this large closes the socket outright (1009); up to it, over 4 KiB gets a ``too_large`` error.
 HARD_MESSAGE_LIMIT = 64 * 1024
 
@@ -109,8 +111,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         table.connect(conn)
         try:
             while True:
-                raw = ws.receive()
+                # A timeout, not a blocking wait: simple-websocket can set its "message" event just
+                # before it marks the socket closed (seen with an oversized message), and a
+                # blocking receive() would then never return. Waking every few seconds notices it.
+                raw = ws.receive(timeout=RECEIVE_WAKE)
                 if raw is None:
+                    if not ws.connected:
+                        break
                     continue
                 if not bucket.take():
                     # Dropped here, before the table sees it; one error a second at most, so a flood

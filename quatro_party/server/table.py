@@ -48,7 +48,8 @@ def _load_make_bot() -> Callable[..., Any]:
     """The bots package's factory, or the internal stub while that package is not there."""
     try:
         from ..bots import make_bot  # type: ignore[attr-defined]
-    except ImportError:
+    except Exception as exc:  # missing, or broken mid-edit: the table must still run
+        log.warning("quatro_party.bots unavailable (%s): using the stub bot", exc)
         from .botstub import make_bot
     return make_bot
 
@@ -345,7 +346,8 @@ class Table:
         except p.ProtocolError as exc:
             self._error(conn, exc.code, exc.message, exc.ref)
         except Exception:
-            log.exception("%r: message crashed its handler: %.200r", conn, raw)
+            # The raw text is not logged: it may hold a seat token.
+            log.exception("%r: a %d-character message crashed its handler", conn, len(raw))
             self._error(conn, "internal", "the server could not handle that message")
 
     def _phone_message(self, conn: Connection, msg: Any) -> None:

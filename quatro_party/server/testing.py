@@ -114,8 +114,12 @@ class WsClient:
 
     def wait_state(self, pred: Callable[[dict[str, Any]], bool] = lambda v: True,
                    timeout: float | None = None) -> dict[str, Any]:
-        """The view of the first ``state`` (already seen last, or coming) whose view matches ``pred``."""
-        if self.state is not None and pred(self.state["view"]) and not self._unread:
+        """The view of the newest ``state`` matching ``pred``: the latest one received (after reading
+        whatever has already arrived) if it matches, else the first matching one to come."""
+        while self._read(0) is not None:  # catch up with frames already here, without waiting
+            pass
+        self._unread.clear()
+        if self.state is not None and pred(self.state["view"]):
             return self.state["view"]
         return self.expect(lambda m: m.get("type") == "state" and pred(m["view"]), timeout)["view"]
 

@@ -1,0 +1,64 @@
+"""Finding the game: the mDNS announcement and the QR code of the join URL."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+from PIL import Image
+
+from quatro_party.server.network import candidates, lan_ip
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_mdns_registers_and_a_browser_finds_it_in_a_private_namespace():
+    """Register "Quatro Party on …" and find it again (address, port, TXT path), then see it unregistered.
+
+    Runs in a private network namespace with only loopback up (``unshare -n``), so no
+    multicast ever leaves the machine. Never skipped: a machine that cannot do this fails.
+    """
+    assert shutil.which("unshare") and shutil.which("ip"), "unshare and ip (util-linux, iproute2) are needed"
+    probe = Path(__file__).with_name("mdns_probe.py")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = ["unshare", "-n", "sh", "-c", f'ip link set lo up && exec "{sys.executable}" "{probe}" 4321']
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["found"], found
+    assert found["name"] == "Quatro Party on testhost._http._tcp.local."
+    assert found["addresses"] == ["127.0.0.1"] and found["port"] == 4321 and found["path"] == "/"
+    assert found.get("removed") == found["name"], "unregistering must tell the browsers"
+    assert found["close_seconds"] < 1.5
+
+
+def _decode_qr(png: bytes) -> str:
+    from pyzbar.pyzbar import decode
+
+    symbols = decode(Image.open(io.BytesIO(png)))
+    assert len(symbols) == 1
+    return symbols[0].data.decode()
+
+
+def test_qr_png_decodes_to_the_join_url_with_a_lan_address(live_server):
+    with urllib.request.urlopen(live_server.url + "/qr.png") as resp:
+        url = _decode_qr(resp.read())
+    assert url == live_server.join_url
+    host = urlparse(url).hostname
+    assert urlparse(url).port == live_server.port and urlparse(url).path == "/"
+    if any(not a.loopback for a in candidates()):
+        assert host == lan_ip() and not host.startswith("127."), "phones cannot reach 127.0.0.1"
+
+
+def test_qr_follows_the_public_host(live_server_factory):
+    server = live_server_factory(public_host="party.test")
+    with urllib.request.urlopen(server.url + "/qr.png") as resp:
+        assert _decode_qr(resp.read()) == f"http://party.test:{server.port}/"
+    assert server.screen().state["table"]["join_url"] == f"http://party.test:{server.port}/"
