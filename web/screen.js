@@ -1,0 +1,532 @@
+// The big screen (issue 4): the TV view of the table, lobby to winners, and the host's controls.
+// It only ever receives the public table view (R36–R39) and never tries to show a hand or a sign
+// before the reveal: hands and signs are read from `view.result` only in the pause and game-over phases.
+import { Link } from './shared/socket.js';
+import { language, setLanguage, onLanguageChange } from './shared/i18n.js';
+import { TEAM_SHAPES, TEAM_NAMES, teamLabel } from './shared/teams.js';
+import { t } from './screen/strings.js';
+import { cardEl, emptyPlaceEl } from './screen/cards.js';
+import * as sound from './screen/sound.js';
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const el = (tag, cls, text) => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+const hostSecret = new URLSearchParams(location.hash.slice(1)).get('host');
+
+// --- state -------------------------------------------------------------------------------------
+let view = null; // the last table view
+let table = {}; // the server's public part (join_url, mdns_name, bots, settings, host)
+let receivedAt = 0; // performance.now() when `view` arrived: countdowns are interpolated from it
+let status = 'connecting';
+const notices = []; // transient notices {id, text, until}
+let noticeSeq = 0;
+
+const link = new Link('/ws/screen', {
+  hello: () => ({ type: 'hello', host: hostSecret || null }),
+  onMessage,
+  onStatus: (s) => { status = s; renderStatus(); },
+});
+
+function send(msg) {
+  sound.unlock();
+  link.send(msg);
+}
+
+function onMessage(msg) {
+  if (msg.type === 'state') {
+    const before = view;
+    view = msg.view;
+    table = msg.table || {};
+    receivedAt = performance.now();
+    render();
+    if (before && before.phase !== view.phase) { notices.length = 0; renderNotices(); }
+    handleEvents(msg.events || [], before);
+  } else if (msg.type === 'error' || msg.type === 'refused') {
+    addNotice(msg.message || msg.reason || msg.code || 'error', 4000, 'warn');
+  }
+}
+
+// --- helpers -----------------------------------------------------------------------------------
+const lang = () => language();
+const teamName = (team) => teamLabel(team, lang()).replace(' ', '\u00a0'); // never split "Blue ●"
+const seatName = (seat) => (view && view.seats[seat] ? view.seats[seat].name || `#${seat + 1}` : `#${seat + 1}`);
+const isHost = () => !!table.host;
+
+function remaining(seconds) {
+  if (seconds === null || seconds === undefined) return null;
+  return Math.max(0, seconds - (performance.now() - receivedAt) / 1000);
+}
+
+function fmtClock(s) {
+  const whole = Math.ceil(s - 1e-6);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}
+
+function teamChip(team, extraCls = '') {
+  const chip = el('span', `team-chip team-${team} ${extraCls}`);
+  chip.append(el('span', 'shape', TEAM_SHAPES[team]), el('span', 'tname', (TEAM_NAMES[lang()] || TEAM_NAMES.en)[team]));
+  return chip;
+}
+
+function joinList(items) {
+  if (items.length <= 1) return items.join('');
+  return items.slice(0, -1).join(', ') + t('and') + items[items.length - 1];
+}
+
+// Seat i sits at angle 90° + i·360/N on the oval: seat 0 at the bottom, clockwise, partners opposite (R2).
+function seatPosition(i, n, rx, ry) {
+  const a = (Math.PI / 2) + (i * 2 * Math.PI) / n;
+  return { x: 50 + rx * Math.cos(a), y: 50 + ry * Math.sin(a) };
+}
+
+// --- render ------------------------------------------------------------------------------------
+function render() {
+  if (!view) return;
+  const phase = view.phase;
+  document.body.dataset.phase = phase;
+  document.body.classList.toggle('is-host', isHost());
+  document.body.dataset.seats = String(view.seat_count);
+  renderBar();
+  renderJoin();
+  renderSeats();
+  renderCentre();
+  renderHostBar();
+  renderOver();
+  renderNotices();
+  tick();
+}
+
+function renderStatus() {
+  const banner = $('#offline');
+  const off = status !== 'open';
+  banner.hidden = !off;
+  banner.textContent = view ? t('offline_banner') : t('connecting');
+  document.body.classList.toggle('offline', off);
+}
+
+function renderBar() {
+  $('#round').textContent = view.phase === 'lobby' ? t('lobby') : t('round', { n: view.round });
+  $('#to-win').textContent = t('to_win', { n: view.winning_score });
+  const scores = $('#scores');
+  scores.replaceChildren();
+  for (const team of view.teams) {
+    const s = el('div', `score team-${team.team}`);
+    s.dataset.team = String(team.team);
+    s.append(el('span', 'shape', TEAM_SHAPES[team.team]),
+      el('span', 'tname', (TEAM_NAMES[lang()] || TEAM_NAMES.en)[team.team]),
+      el('span', 'points', String(team.score)));
+    if (team.random_sign && view.phase === 'play') {
+      const dice = el('span', 'random-tag emoji', '🎲');
+      dice.title = t('random_sign', { team: teamName(team.team) });
+      s.append(dice);
+    }
+    if ((view.winners || []).includes(team.team)) s.classList.add('winner');
+    scores.append(s);
+  }
+  $('#lang').textContent = lang() === 'fr' ? 'EN' : 'FR';
+  $('#lang').title = lang() === 'fr' ? 'English' : 'Français';
+  const mute = $('#mute');
+  mute.textContent = sound.isMuted() ? '🔇' : '🔊';
+  mute.title = sound.isMuted() ? t('unmute') : t('mute');
+  mute.setAttribute('aria-pressed', sound.isMuted() ? 'true' : 'false');
+  $('#mute-label').textContent = sound.isMuted() ? t('unmute') : t('mute');
+}
+
+function renderJoin() {
+  const url = table.join_url || `${location.protocol}//${location.host}/`;
+  $('#join-title').textContent = t('join_title');
+  $('#join-url').textContent = url.replace(/^https?:\/\//, '').replace(/\/$/, '');
+  $('#join-mdns').textContent = table.mdns_name ? `${t('join_or')} ${table.mdns_name}` : '';
+  $('#spectator').textContent = isHost() ? '' : t('spectator');
+}
+
+function renderSeats() {
+  const layer = $('#seats');
+  layer.replaceChildren();
+  const n = view.seat_count;
+  const lobby = view.phase === 'lobby';
+  const reveal = (view.phase === 'pause' || view.phase === 'over') && view.result;
+  const [rx, ry] = lobby ? [44, 42] : [43, 41];
+  const bots = table.bots || {};
+  for (const s of view.seats) {
+    const pos = seatPosition(s.seat, n, rx, ry);
+    const plate = el('div', `seat team-${s.team} kind-${s.kind}`);
+    plate.dataset.seat = String(s.seat);
+    plate.style.left = `${pos.x}%`;
+    plate.style.top = `${pos.y}%`;
+    if (s.kind !== 'empty' && !s.connected) plate.classList.add('disconnected');
+    if (s.channel && s.channel.held) plate.classList.add('held');
+
+    const head = el('div', 'seat-head');
+    head.append(el('span', 'shape', TEAM_SHAPES[s.team]));
+    const name = el('span', 'name', s.kind === 'empty' ? t('free_seat') : s.name);
+    head.append(name);
+    plate.append(head);
+
+    const meta = el('div', 'seat-meta');
+    if (s.kind === 'empty') {
+      meta.append(el('span', 'muted', t('waiting_phone')));
+    } else {
+      const badge = el('span', 'badge');
+      const level = bots[s.seat] || bots[String(s.seat)];
+      badge.append(el('span', 'emoji', s.kind === 'bot' ? '🤖' : '📱'),
+        el('span', '', s.kind === 'bot' ? (level ? `${t('bot')} · ${t(`level_${level}`)}` : t('bot')) : t('phone')));
+      meta.append(badge);
+      const conn = el('span', `conn ${s.connected ? 'on' : 'off'}`);
+      conn.append(el('span', 'dot'), el('span', 'conn-label', s.connected ? '' : t('offline')));
+      conn.title = s.connected ? t('connected') : t('disconnected');
+      meta.append(conn);
+    }
+    if (!lobby && s.kind !== 'empty' && view.phase === 'play') {
+      const lamp = el('span', 'lamp');
+      lamp.title = t('channel_held');
+      if (s.channel.held && s.channel.emoji) lamp.append(el('span', 'emoji', s.channel.emoji));
+      meta.append(lamp);
+    }
+    if (view.phase === 'sign' && s.kind !== 'empty') {
+      meta.append(el('span', `ready-tag ${s.ready ? 'yes' : 'no'}`, s.ready ? `✓ ${t('ready')}` : t('choosing')));
+      plate.classList.toggle('not-ready', !s.ready);
+    }
+    plate.append(meta);
+
+    if (reveal) {
+      const r = view.result;
+      const hand = el('div', 'hand');
+      for (const c of r.hands[s.seat] || []) hand.append(cardEl(c, 'mini'));
+      plate.append(hand);
+      if ((r.carres || []).includes(s.seat)) plate.classList.add('carre');
+      const sign = r.signs[s.team];
+      if (sign) {
+        const badge = el('div', 'sign-badge emoji', sign);
+        badge.title = t('sign_of');
+        plate.append(badge);
+      }
+      if (r.caller === s.seat) {
+        plate.classList.add('caller');
+        const mark = el('div', 'caller-badge emoji', '📣');
+        mark.title = r.end === 'quatro' ? t('quatro') : t('contre');
+        plate.append(mark);
+      }
+    }
+
+    if (isHost()) {
+      const ctl = el('div', 'seat-controls');
+      if (lobby) {
+        if (s.kind === 'empty') ctl.append(button(t('add_bot'), () => send({ type: 'add_bot', seat: s.seat }), 'add-bot'));
+        if (s.kind === 'bot') ctl.append(button(t('remove_bot'), () => send({ type: 'remove_bot', seat: s.seat }), 'remove-bot'));
+        if (s.kind === 'human') ctl.append(button(t('free'), () => send({ type: 'free_seat', seat: s.seat }), 'free-seat'));
+      } else if (s.kind === 'human' && !s.connected && view.phase !== 'over') {
+        ctl.append(button(t('free'), () => send({ type: 'free_seat', seat: s.seat }), 'free-seat'));
+      }
+      if (ctl.childElementCount) plate.append(ctl);
+    }
+    layer.append(plate);
+  }
+  // Keep every plate inside the table area (reveal plates are taller than the oval's margin).
+  const W = layer.clientWidth;
+  const H = layer.clientHeight;
+  for (const plate of layer.children) {
+    const w = plate.offsetWidth;
+    const h = plate.offsetHeight;
+    const x = Math.min(Math.max((parseFloat(plate.style.left) / 100) * W, w / 2 + 4), W - w / 2 - 4);
+    const y = Math.min(Math.max((parseFloat(plate.style.top) / 100) * H, h / 2 + 4), H - h / 2 - 4);
+    plate.style.left = `${x}px`;
+    plate.style.top = `${y}px`;
+  }
+}
+
+function button(label, onClick, cls = '') {
+  const b = el('button', cls, label);
+  b.type = 'button';
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function renderCentre() {
+  const places = $('#places');
+  const middle = $('#middle');
+  const below = $('#below');
+  places.replaceChildren();
+  middle.replaceChildren();
+  below.replaceChildren();
+  const phase = view.phase;
+  if (phase === 'play') {
+    view.centre.forEach((c, i) => {
+      const card = cardEl(c, 'big');
+      card.dataset.place = String(i);
+      places.append(card);
+    });
+  } else if ((phase === 'pause' || phase === 'over') && view.result) {
+    view.result.centre.forEach((c, i) => {
+      const card = cardEl(c, 'big');
+      card.dataset.place = String(i);
+      places.append(card);
+    });
+    middle.append(el('p', `sentence end-${view.result.end}`, resultSentence(view.result)));
+    if (phase === 'pause') {
+      const row = el('div', 'pause-row');
+      row.append(el('span', 'countdown pause-count', ''));
+      if (isHost()) row.append(button(t('next_now'), () => send({ type: 'next_round' }), 'primary next-round'));
+      below.append(row);
+    }
+  } else if (phase === 'lobby') {
+    const box = el('div', 'howto');
+    box.append(el('h2', 'howto-title', t('howto_title')));
+    const list = el('ol');
+    for (const k of ['howto_1', 'howto_2', 'howto_3', 'howto_4']) {
+      const li = el('li');
+      li.innerHTML = t(k); // our own fixed strings, never user text
+      list.append(li);
+    }
+    box.append(list);
+    middle.append(box);
+  } else if (phase === 'sign') {
+    middle.append(el('h2', 'sign-title', t('sign_title')));
+    middle.append(el('p', 'sign-sub', t('sign_sub')));
+    for (let i = 0; i < 4; i++) places.append(emptyPlaceEl());
+    const humans = view.seats.filter((s) => s.kind !== 'empty');
+    const ready = humans.filter((s) => s.ready).length;
+    const row = el('div', 'sign-row');
+    row.append(el('span', 'countdown sign-count', ''), el('span', 'ready-count', t('ready_count', { n: ready, of: humans.length })));
+    below.append(row);
+  }
+}
+
+function fourOf(hand) {
+  const counts = {};
+  for (const c of hand || []) counts[c.rank] = (counts[c.rank] || 0) + 1;
+  return Object.keys(counts).find((r) => counts[r] >= 4) || null;
+}
+
+// One sentence telling the room what happened and who scored (R22, R24, R32).
+export function resultSentence(r) {
+  const scorers = joinList((r.scorers || []).map((team) => t('team', { team: teamName(team) })));
+  if (r.end === 'void') return t('res_void');
+  if (r.end === 'quatro') {
+    const rank = fourOf(r.hands[r.target]);
+    const what = rank ? t('four_of', { rank }) : t('no_carre');
+    return t('res_quatro', { caller: seatName(r.caller), target: seatName(r.target), what, scorers });
+  }
+  // Contre: the accused team is `target`.
+  const members = view.seats.filter((s) => s.team === r.target).map((s) => s.seat);
+  let what = t('no_carre');
+  for (const seat of members) {
+    const rank = fourOf(r.hands[seat]);
+    if (rank) { what = t('has_four', { name: seatName(seat), what: t('four_of', { rank }) }); break; }
+  }
+  return t('res_contre', { caller: seatName(r.caller), team: teamName(r.target), what, scorers });
+}
+
+function renderHostBar() {
+  const bar = $('#host-bar');
+  bar.replaceChildren();
+  $('#start-slot').replaceChildren();
+  if (!isHost() || view.phase !== 'lobby') return;
+  const seg = el('div', 'segmented');
+  seg.setAttribute('role', 'group');
+  seg.append(el('span', 'seg-label', t('seats_label')));
+  for (const n of [4, 6, 8]) {
+    const b = button(String(n), () => send({ type: 'set_seats', count: n }), `seats-${n}`);
+    if (n === view.seat_count) { b.classList.add('on'); b.setAttribute('aria-pressed', 'true'); }
+    seg.append(b);
+  }
+  bar.append(seg);
+  const level = (table.settings && table.settings.bot_level) || 'normal';
+  const lv = el('div', 'segmented levels');
+  lv.append(el('span', 'seg-label', t('bot_level')));
+  for (const l of ['easy', 'normal', 'hard']) {
+    const b = button(t(`level_${l}`), () => send({ type: 'settings', bot_level: l }), `level-${l}`);
+    if (l === level) b.classList.add('on');
+    lv.append(b);
+  }
+  bar.append(lv);
+  bar.append(button(t('fill_bots'), () => send({ type: 'fill_bots' }), 'fill-bots'));
+  $('#start-slot').replaceChildren(button(t('start'), () => send({ type: 'start_game' }), 'primary start-game'));
+}
+
+function renderOver() {
+  const box = $('#over');
+  box.replaceChildren();
+  box.hidden = view.phase !== 'over';
+  if (view.phase !== 'over') return;
+  const winners = view.winners || [];
+  box.append(el('div', 'over-title', t('over_title')));
+  const names = joinList(winners.map((w) => teamName(w)));
+  const head = el('h2', 'over-winners', winners.length > 1 ? t('wins_many', { teams: names }) : t('wins_one', { teams: names }));
+  box.append(head);
+  const list = el('div', 'final-scores');
+  const sorted = [...view.teams].sort((a, b) => b.score - a.score);
+  for (const team of sorted) {
+    const row = el('div', `final team-${team.team}` + (winners.includes(team.team) ? ' winner' : ''));
+    row.append(el('span', 'shape', TEAM_SHAPES[team.team]),
+      el('span', 'tname', (TEAM_NAMES[lang()] || TEAM_NAMES.en)[team.team]),
+      el('span', 'members', view.seats.filter((s) => s.team === team.team).map((s) => s.name).join(' · ')),
+      el('span', 'points', String(team.score)));
+    list.append(row);
+  }
+  box.append(list);
+  if (isHost()) box.append(button(t('new_game'), () => send({ type: 'new_game' }), 'primary new-game'));
+}
+
+// --- countdowns (interpolated locally between states) ---------------------------------------------
+function tick() {
+  if (!view) return;
+  const clockBox = $('#clock-box');
+  const clock = $('#clock');
+  const left = remaining(view.clock);
+  const labels = { sign: 'clock_sign', play: 'clock_play', pause: 'clock_pause' };
+  if (left === null || !labels[view.phase]) {
+    clockBox.hidden = true;
+  } else {
+    clockBox.hidden = false;
+    $('#clock-label').textContent = t(labels[view.phase]);
+    clock.textContent = fmtClock(left);
+    const warnAt = (view.timing && view.timing.round_length ? view.timing.round_length : 180) / 6; // last 30 s of 3:00
+    clockBox.classList.toggle('amber', view.phase === 'play' && left <= warnAt);
+  }
+  for (const c of document.querySelectorAll('.countdown')) c.textContent = left === null ? '' : String(Math.ceil(left - 1e-6));
+  const pc = $('.pause-count');
+  if (pc && left !== null) pc.textContent = t('next_in', { s: fmtClock(left) });
+  const vote = view.phase === 'play' && view.reshuffle && view.reshuffle.vote;
+  const vn = $('#vote-notice');
+  if (vote) {
+    vn.hidden = false;
+    vn.textContent = t('vote_running', { name: seatName(vote.requester), left: `${Math.ceil(remaining(vote.left) - 1e-6)} s` });
+  } else {
+    vn.hidden = true;
+  }
+  const now = performance.now();
+  if (notices.some((n) => n.until <= now)) renderNotices();
+}
+setInterval(tick, 200);
+
+// --- notices ------------------------------------------------------------------------------------
+function addNotice(text, ms = 6000, kind = '') {
+  notices.push({ id: ++noticeSeq, text, until: performance.now() + ms, kind });
+  while (notices.length > 2) notices.shift();
+  renderNotices();
+}
+
+function renderNotices() {
+  const box = $('#notice-list');
+  const now = performance.now();
+  for (let i = notices.length - 1; i >= 0; i--) if (notices[i].until <= now) notices.splice(i, 1);
+  box.replaceChildren(...notices.map((n) => el('div', `notice ${n.kind}`, n.text)));
+}
+
+// --- events: animations, notices, sound ---------------------------------------------------------
+function handleEvents(events, before) {
+  const randomTeams = events.filter((e) => e.type === 'random_sign_given').map((e) => teamName(e.team));
+  if (randomTeams.length) addNotice(`🎲 ${t('random_sign', { team: joinList(randomTeams), n: randomTeams.length })}`, 8000);
+  for (const e of events) {
+    switch (e.type) {
+      case 'swapped': animateSwap(e); break;
+      case 'emitted': burst(e.seat, e.emoji); break;
+      case 'dealt': if (e.redeals > 0) addNotice(`🔄 ${t('redealt', { n: e.redeals })}`, 8000); break;
+      case 'reshuffled': addNotice(`🔀 ${t('reshuffled')}`, 6000); break;
+      case 'vote_ended':
+        if (e.why !== 'round_over') addNotice(e.passed ? t('vote_passed') : t('vote_failed'), 5000);
+        break;
+      case 'round_opened': sound.cue('start'); break;
+      case 'round_ended':
+        if (e.result && e.result.end !== 'void') { sound.cue('call'); setTimeout(() => sound.cue('point'), 450); }
+        break;
+      case 'game_over': setTimeout(() => sound.cue('win'), 900); break;
+      case 'connection_changed': {
+        const s = view.seats[e.seat];
+        if (s && s.kind === 'human' && view.phase !== 'lobby') {
+          addNotice(e.connected ? t('seat_back', { name: s.name }) : `⚠ ${t('seat_offline', { name: s.name })}`, 5000);
+        }
+        break;
+      }
+      default: break;
+    }
+  }
+  void before;
+}
+
+function centreOf(node) {
+  const r = node.getBoundingClientRect();
+  return { x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width, h: r.height };
+}
+
+// R14: the room sees who took what. The card put down slides from the seat to its place,
+// the card taken slides from the place to the seat and fades.
+function animateSwap(e) {
+  const plate = $(`.seat[data-seat="${e.seat}"]`);
+  const card = $(`#places .card[data-place="${e.place}"]`);
+  if (!plate || !card) return;
+  const from = centreOf(plate);
+  const to = centreOf(card);
+  const dx = from.x - to.x;
+  const dy = from.y - to.y;
+  const ms = 450;
+  card.classList.add('just-swapped');
+  setTimeout(() => card.classList.remove('just-swapped'), 1600);
+  plate.classList.add('swapping');
+  setTimeout(() => plate.classList.remove('swapping'), 900);
+  if (reducedMotion()) {
+    card.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 300, easing: 'ease-out' });
+    return;
+  }
+  card.animate([
+    { transform: `translate(${dx}px, ${dy}px) scale(0.45)`, opacity: 0.6 },
+    { transform: 'translate(0, 0) scale(1)', opacity: 1 },
+  ], { duration: ms, easing: 'cubic-bezier(.2,.8,.2,1)' });
+  const ghost = cardEl(e.took, 'big');
+  ghost.classList.add('ghost');
+  const fx = $('#fx');
+  const fxr = fx.getBoundingClientRect();
+  ghost.style.left = `${to.x - fxr.left - to.w / 2}px`;
+  ghost.style.top = `${to.y - fxr.top - to.h / 2}px`;
+  fx.append(ghost);
+  const anim = ghost.animate([
+    { transform: 'translate(0, 0) scale(1)', opacity: 1 },
+    { transform: `translate(${dx}px, ${dy}px) scale(0.4)`, opacity: 0 },
+  ], { duration: ms + 150, easing: 'ease-in' });
+  anim.onfinish = () => ghost.remove();
+}
+
+// R18: each emission bursts at its seat, big, with a soft ring, for ~1.5 s.
+function burst(seat, emoji) {
+  const plate = $(`.seat[data-seat="${seat}"]`);
+  const fx = $('#fx');
+  if (!plate || !fx) return;
+  const p = centreOf(plate);
+  const fxr = fx.getBoundingClientRect();
+  // Pull the burst a little toward the table centre so it never leaves the screen.
+  const cx = fxr.left + fxr.width / 2;
+  const cy = fxr.top + fxr.height / 2;
+  const dist = Math.hypot(cx - p.x, cy - p.y) || 1;
+  const pull = Math.min(120, dist * 0.35);
+  const x = p.x + ((cx - p.x) / dist) * pull - fxr.left;
+  const y = p.y + ((cy - p.y) / dist) * pull - fxr.top;
+  for (const old of fx.querySelectorAll(`.burst[data-seat="${seat}"]`)) old.remove();
+  const b = el('div', `burst team-${view.seats[seat] ? view.seats[seat].team : 0}`);
+  b.dataset.seat = String(seat);
+  b.style.left = `${x}px`;
+  b.style.top = `${y}px`;
+  b.append(el('span', 'ring'), el('span', 'ring ring2'), el('span', 'burst-emoji emoji', emoji));
+  fx.append(b);
+  plate.classList.add('emitting');
+  setTimeout(() => plate.classList.remove('emitting'), 1500);
+  setTimeout(() => b.remove(), 1600);
+  document.body.dataset.bursts = String(Number(document.body.dataset.bursts || 0) + 1);
+}
+
+// --- chrome: language, mute -------------------------------------------------------------------------
+document.documentElement.lang = language();
+$('#lang').addEventListener('click', () => setLanguage(lang() === 'fr' ? 'en' : 'fr'));
+$('#mute').addEventListener('click', () => { sound.setMuted(!sound.isMuted()); if (view) renderBar(); });
+onLanguageChange(() => { render(); renderStatus(); });
+for (const ev of ['pointerdown', 'keydown']) document.addEventListener(ev, () => sound.unlock(), { once: true });
+renderStatus();
+
+// For tests and debugging: the last view the page drew (public data only).
+window.quatroScreen = { get view() { return view; }, get table() { return table; }, get status() { return status; } };
