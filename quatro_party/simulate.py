@@ -23,7 +23,7 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .bots import LEVELS, make_bot
 from .engine import Game, Phase, SeatKind, Sit, StartGame, table_view
@@ -84,11 +84,13 @@ class GameRecord:
 
 
 def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: Timing = DEFAULT_TIMING,
-              exact_views: bool = False, max_rounds: int = MAX_ROUNDS) -> GameRecord:
+              exact_views: bool = False, max_rounds: int = MAX_ROUNDS,
+              observer: Callable[[str, float, Any], None] | None = None) -> GameRecord:
     """Play one bot-only game to the end (R34) on a simulated clock. ``team_levels[t]`` plays team ``t``.
 
     ``exact_views`` builds each view with the engine's own ``seat_view`` (slower; the default shares the
-    public part, see :func:`seat_views`).
+    public part, see :func:`seat_views`). ``observer(kind, now, data)``, for tests, sees every step:
+    ``("sent", now, (seat, message, refusal or None))`` and ``("events", now, [public events])``.
     """
     from .engine import seat_view
 
@@ -105,6 +107,8 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
         if not events:
             return
         public = [e.to_json() for e in events]
+        if observer is not None:
+            observer("events", now, public)
         for e in events:
             if isinstance(e, ev.RoundEnded):
                 r = e.result
@@ -156,6 +160,8 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
             action = parse_phone(json.dumps(msg))  # exactly a phone's path
             outcome = game.apply(to_command(action, who), now)
             ref = getattr(action, "id", None)
+            if observer is not None:
+                observer("sent", now, (who, msg, outcome.refusal))
             if outcome.refusal is not None:
                 bot.observe(refused_message(outcome.refusal, ref), now)
             else:

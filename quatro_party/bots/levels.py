@@ -54,6 +54,7 @@ class PlayingBot(Bot):
         self.public_known: dict[int, str] = {}  # what the table knows of my hand: cards I took and kept
         self.decoy_at: float | None = None
         self.release_at: float | None = None
+        self.picked_in = -1
 
     def on_new_round(self) -> None:
         self.target = None
@@ -106,8 +107,10 @@ class PlayingBot(Bot):
         """R13: pick only when the partner is a bot too (the lower seat of the team picks, to avoid a clash)."""
         you = self.you
         partner = self.partner()
-        if you.get("sign") is not None or self.is_human(partner) or self.seat > partner or self.pending("pick_sign"):
+        if (you.get("sign") is not None or self.is_human(partner) or self.seat > partner
+                or self.picked_in == self.round):
             return []
+        self.picked_in = self.round  # once a round: a refusal means the partner (or R12) settled it
         return [self.send("pick_sign", now, sign=fresh_sign(self.rng, you.get("last_sign")))]
 
     # calls ---------------------------------------------------------------------------

@@ -1,0 +1,285 @@
+"""Bots: a phone's eyes and hands only (issue 6), R13, R30, human reaction times.
+
+Bots are fed real views built by the engine's view functions, exactly what a phone in that seat gets.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from quatro_party.bots import LEVELS, MIN_REACTION, make_bot
+from quatro_party.engine import Game, Phase, SeatKind, Sit, StartGame, seat_view
+from quatro_party.engine.rules import SIGNS
+from quatro_party.protocol import Action, parse_phone, state_message, to_command
+from quatro_party.simulate import play_game, seat_views
+
+
+def bot_table(seats: int = 4, seed: int = 3, humans: tuple[int, ...] = ()) -> Game:
+    game = Game(seats, rng=random.Random(seed))
+    for s in range(seats):
+        kind = SeatKind.HUMAN if s in humans else SeatKind.BOT
+        game.apply(Sit(s, kind, f"P{s}"), 0.0)
+    game.apply(StartGame(), 0.0)
+    return game
+
+
+def feed(bot: Any, game: Game, seat: int, now: float, events: list[dict[str, Any]] | None = None) -> None:
+    bot.observe(state_message(seat_view(game, seat, now), events or [], table={}), now)
+
+
+def run_bot(bot: Any, until: float) -> list[tuple[float, dict[str, Any]]]:
+    """Wake the bot at every time it asks for, up to ``until``; what it sent, with times."""
+    sent = []
+    while True:
+        at = bot.next_wake()
+        if at is None or at > until:
+            return sent
+        sent.extend((at, m) for m in bot.wake(at))
+
+
+# --- the API -------------------------------------------------------------------------
+
+
+def test_make_bot_levels_and_refusals():
+    for level in ("easy", "normal", "hard"):
+        bot = make_bot(2, level, random.Random(1))
+        assert bot.level == level and bot.next_wake() is None and bot.wake(0.0) == []
+    with pytest.raises(ValueError):
+        make_bot(0, "godlike", random.Random(1))
+    with pytest.raises(TypeError):
+        make_bot(0, "easy", 42)  # type: ignore[arg-type]
+
+
+def test_bot_api_accepts_only_protocol_messages_not_engine_objects():
+    """Cheating impossible by construction: observe takes message dicts, never a Game or its state."""
+    bot = make_bot(0, "hard", random.Random(1))
+    game = bot_table()
+    for wrong in (game, game.seats, "{}", None):
+        with pytest.raises(TypeError):
+            bot.observe(wrong, 0.0)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_bot_messages_go_through_the_phone_parse_path(level):
+    """Whatever a bot sends is a phone message: it parses with parse_phone and becomes a command for its seat."""
+    kinds = set()
+
+    def spy(kind: str, now: float, data: Any) -> None:
+        if kind == "sent":
+            seat, msg, _ = data
+            action = parse_phone(json.dumps(msg))
+            assert isinstance(action, Action)
+            assert to_command(action, seat).seat == seat
+            kinds.add(msg["type"])
+
+    play_game(5, [level, level], 4, observer=spy)
+    assert "swap" in kinds and "call_quatro" in kinds
+
+
+# --- only the seat's view ------------------------------------------------------------------
+
+
+def _hidden_variant(game: Game, seat: int, rng: random.Random) -> Game:
+    """The same game as ``seat`` sees it, with the hidden parts changed: other seats' hands reshuffled
+    among themselves, and the other teams' signs replaced."""
+    other = copy.deepcopy(game)
+    others = [s for s in range(other.seat_count) if s != seat]
+    pool = [c for s in others for c in other.seats[s].hand]
+    rng.shuffle(pool)
+    for s in others:
+        other.seats[s].hand, pool = pool[:4], pool[4:]
+    mine = other.team(seat)
+    for t, team in enumerate(other.teams):
+        if t != mine:
+            team.sign = rng.choice([x for x in SIGNS if x != team.last_sign])
+    return other
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), seat=st.integers(0, 3), level=st.sampled_from(sorted(LEVELS)),
+       variant=st.integers(0, 10_000))
+def test_decisions_identical_when_hidden_state_differs(seed, seat, level, variant):
+    """Issue 6 acceptance: two games that differ only in what ``seat`` cannot see give the same seat view,
+    hence the same decisions, wake for wake."""
+    game = bot_table(4, seed)
+    assert game.phase is Phase.PLAY
+    twin = _hidden_variant(game, seat, random.Random(variant))
+    assert [sorted(c.id for c in s.hand) for s in twin.seats] != [sorted(c.id for c in s.hand) for s in game.seats] \
+        or twin.seat_count == 4  # (a reshuffle can, rarely, give every hidden card back)
+    assert seat_view(game, seat, 0.0) == seat_view(twin, seat, 0.0)
+    outputs = []
+    for world in (game, twin):
+        bot = make_bot(seat, level, random.Random(seed))
+        feed(bot, world, seat, 0.0, [{"type": "round_opened", "round": 1, "length": 180.0}])
+        outputs.append(run_bot(bot, 30.0))
+    assert outputs[0] == outputs[1]
+    assert outputs[0], "the bot should at least try an exchange"
+
+
+def test_simulator_views_equal_engine_seat_views():
+    """The simulator's shared-table-view shortcut builds exactly seat_view, field for field,
+    and a whole game plays out identically with the engine's own seat_view."""
+    checked = 0
+
+    def spy(kind: str, now: float, data: Any) -> None:
+        nonlocal checked
+        if kind == "events" and checked < 40:
+            checked += 1
+
+    game = bot_table(6, seed=9)
+    for now in (0.0, 1.5, 7.25):
+        fast = seat_views(game, now)
+        assert fast == [seat_view(game, s, now) for s in range(6)]
+    a = play_game(11, ["hard", "normal"], 4, exact_views=True)
+    b = play_game(11, ["hard", "normal"], 4)
+    assert (a.scores, a.endings, a.sim_time) == (b.scores, b.endings, b.sim_time)
+
+
+# --- R13, R30 ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_r13_bot_never_picks_before_a_human_partner(level):
+    game = bot_table(4, seed=2, humans=(0,))
+    assert game.phase is Phase.SIGN  # the human is not ready: the sign phase waits (R11)
+    bot = make_bot(2, level, random.Random(1))  # partner of seat 2 is seat 0, a human
+    for t in (0.0, 5.0, 10.0, 20.0):
+        feed(bot, game, 2, t)
+    assert all(m["type"] != "pick_sign" for _, m in run_bot(bot, 29.0))
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_r13_bot_with_a_bot_partner_may_pick_and_respects_r10(level):
+    game = bot_table(4, seed=2, humans=(0,))
+    bot = make_bot(1, level, random.Random(1))  # seats 1 and 3 are bots: seat 1 picks for the team
+    feed(bot, game, 1, 0.0)
+    sent = run_bot(bot, 10.0)
+    picks = [m for _, m in sent if m["type"] == "pick_sign"]
+    assert len(picks) == 1 and picks[0]["sign"] in SIGNS
+    assert sent[0][0] >= MIN_REACTION
+    outcome = game.apply(to_command(parse_phone(json.dumps(picks[0])), 1), sent[0][0])
+    assert outcome.ok
+    assert game.teams[1].sign == picks[0]["sign"] != game.teams[1].last_sign
+
+
+def test_r30_bots_never_vote_nor_ask_for_a_reshuffle():
+    """Whole games at every level and table size: no reshuffle request, no vote answer."""
+    kinds: set[str] = set()
+
+    def spy(kind: str, now: float, data: Any) -> None:
+        if kind == "sent":
+            kinds.add(data[1]["type"])
+
+    play_game(3, ["hard", "normal"], 4, observer=spy)
+    play_game(4, ["easy", "hard", "normal"], 6, observer=spy)
+    assert not kinds & {"request_reshuffle", "answer_vote", "ready"}
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_r30_bot_ignores_a_running_vote(level):
+    """A vote opened by a human (the bot is not a voter anyway): the bot keeps playing, never answers."""
+    game = bot_table(4, seed=4, humans=(0,))
+    from quatro_party.engine import Ready, RequestReshuffle
+    game.apply(Ready(0), 0.0)
+    assert game.phase is Phase.PLAY
+    outcome = game.apply(RequestReshuffle(0), 1.0)
+    assert outcome.ok
+    bot = make_bot(1, level, random.Random(2))
+    feed(bot, game, 1, 1.0, [e.to_json() for e in outcome.events])
+    sent = [m["type"] for _, m in run_bot(bot, 20.0)]
+    assert "answer_vote" not in sent and "request_reshuffle" not in sent
+
+
+# --- human reaction --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_reaction_quatro_never_sooner_than_0_7_s_after_the_partner_sign(level):
+    """R22: the partner shows our sign at t=10; the bot calls Quatro, but not before 10.7 s."""
+    game = bot_table(4, seed=6)
+    bot = make_bot(0, level, random.Random(3))
+    feed(bot, game, 0, 0.0)
+    run_bot(bot, 9.9)
+    sign = game.teams[0].sign
+    # the partner (seat 2) takes its channel and shows the sign: public events, as the server sends them
+    events = [{"type": "channel_taken", "seat": 2}, {"type": "emitted", "seat": 2, "emoji": sign}]
+    view = seat_view(game, 0, 10.0)
+    view["seats"][2]["channel"] = {"held": True, "emoji": sign}
+    bot.observe(state_message(view, events), 10.0)
+    sent = run_bot(bot, 20.0)
+    calls = [(t, m) for t, m in sent if m["type"] == "call_quatro"]
+    assert calls, sent
+    assert calls[0][0] >= 10.0 + MIN_REACTION
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_reaction_every_swap_answers_a_centre_at_least_0_7_s_old(level):
+    """No exchange names a centre card that has not lain there for at least 0.7 s (R14–R16, issue 6)."""
+    history: list[dict[int, tuple[float, int]]] = [{} for _ in range(4)]  # place -> (since, card id)
+    centre_since: dict[int, list[tuple[float, int]]] = {p: [] for p in range(4)}
+    checked = 0
+
+    def spy(kind: str, now: float, data: Any) -> None:
+        nonlocal checked
+        if kind == "events":
+            for e in data:
+                if e["type"] in ("dealt", "reshuffled"):
+                    for p, c in enumerate(e["centre"]):
+                        centre_since[p].append((now, c["id"]))
+                elif e["type"] == "swapped":
+                    centre_since[e["place"]].append((now, e["put"]["id"]))
+        elif kind == "sent" and data[1]["type"] == "swap":
+            msg = data[1]
+            seen = [t for t, cid in centre_since[msg["place"]] if cid == msg["expected"]]
+            assert seen and min(seen) <= now - MIN_REACTION + 1e-9, (now, msg, centre_since[msg["place"]][-3:])
+            checked += 1
+
+    play_game(8, [level, level], 4, observer=spy)
+    assert checked > 20
+
+
+def test_reaction_delays_depend_on_the_level():
+    means = {}
+    for level in ("easy", "normal", "hard"):
+        bot = make_bot(0, level, random.Random(5))
+        delays = []
+        for i in range(300):
+            bot.observe({"type": "ok", "id": None}, float(i * 10))
+            delays.append(bot._inbox[-1][0] - i * 10)
+        assert min(delays) >= MIN_REACTION - 1e-9  # (float rounding of now + delay)
+        means[level] = sum(delays) / len(delays)
+    assert means["easy"] > means["normal"] > means["hard"] >= MIN_REACTION
+
+
+# --- sensible play -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_r7_bot_holding_a_carre_shows_the_true_sign_and_stops_swapping(level):
+    """R7, R18: with a carré, take the channel and show the team sign; no exchange would keep it."""
+    game = bot_table(4, seed=12)
+    # give seat 1 a carré by hand (test set-up only: the bot only ever sees its view)
+    s1 = game.seats[1]
+    rank = s1.hand[0].rank
+    pool = [c for s in game.seats for c in s.hand] + game.centre
+    same = [c for c in pool if c.rank == rank]
+    rest = [c for c in pool if c.rank != rank]
+    s1.hand = same
+    for s in (0, 2, 3):
+        game.seats[s].hand, rest = rest[:4], rest[4:]
+    game.centre = rest
+    assert game.has_carre(1)
+    bot = make_bot(1, level, random.Random(4))
+    feed(bot, game, 1, 0.0)
+    sent = [m for _, m in run_bot(bot, 15.0)]
+    kinds = [m["type"] for m in sent]
+    assert "swap" not in kinds
+    assert kinds[:2] == ["take_channel", "choose_emoji"]
+    assert sent[1]["emoji"] == game.teams[1].sign
