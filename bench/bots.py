@@ -1,0 +1,130 @@
+"""Bot benchmarks (issue 6): how fast the simulator plays, and what bots cost the real host.
+
+    python bench/bots.py                  # both figures
+    python bench/bots.py --sim-games 100  # more simulated games
+    python bench/bots.py --host-seconds 20 --no-sim
+
+1. Simulated games per second for a table of 8 hard bots, on one core (target: at least 50).
+2. The host's CPU use with 7 hard bots and 1 idle phone playing in real time (target: under 5 % of one
+   core): the host runs in a child process (``quatro_party.server.testing.LiveServer``) so that its CPU
+   time (``/proc/<pid>/stat``, or ``resource`` as a fallback) is measured apart from this process, which
+   plays the phone (it only says "ready" in each sign phase) and the host's screen. To measure the busiest
+   case, the screen cuts every 30 s pause short (R32), so rounds follow each other.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from quatro_party.simulate import run  # noqa: E402
+
+CHILD = """
+import sys
+from quatro_party.server.testing import LiveServer
+server = LiveServer(seats=8, bot_level="hard", seed=1)
+print(server.port, server.host_secret, flush=True)
+sys.stdin.readline()
+server.stop()
+"""
+
+
+def bench_sim(games: int) -> float:
+    """Simulated games per second, 8 hard bots (duplicate deals are irrelevant with one level)."""
+    summary = run(["hard"], games, 8, first_seed=1)
+    rate = summary.games / summary.seconds
+    print(f"simulator: {summary.games} games of 8 hard bots in {summary.seconds:.2f} s = {rate:.1f} games/s "
+          f"({summary.rounds / summary.games:.1f} rounds/game, {100 * summary.void_rate():.1f} % void) "
+          f"— target >= 50 games/s")
+    return rate
+
+
+def _cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
+
+
+def bench_host(seconds: float) -> float | None:
+    """The host's CPU share with 7 hard bots and one idle phone, over ``seconds`` of real time."""
+    from quatro_party.server.testing import WsClient
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    child = subprocess.Popen([sys.executable, "-c", CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             text=True, cwd=ROOT, env=env)
+    try:
+        line = child.stdout.readline().split() if child.stdout else []
+        if len(line) != 2:
+            print("host: the server did not start")
+            return None
+        port, secret = int(line[0]), line[1]
+        screen = WsClient(f"ws://127.0.0.1:{port}/ws/screen")
+        screen.send({"type": "hello", "host": secret})
+        screen.expect("state")
+        phone = WsClient(f"ws://127.0.0.1:{port}/ws/phone")
+        phone.hello(None)
+        phone.join(0, "Idle")
+        screen.host("start_game")
+        rounds = set()
+        start_cpu, start = _cpu_seconds(child.pid), time.monotonic()
+        end = start + seconds
+        while time.monotonic() < end:
+            msg = phone.recv(timeout=0.2)
+            if msg and msg.get("type") == "state":
+                view = msg["view"]
+                if view["phase"] == "sign" and not view["seats"][0]["ready"]:
+                    phone.send({"type": "ready"})  # the only thing this phone ever does
+                elif view["phase"] == "pause":
+                    screen.send({"type": "next_round"})  # busiest case: no 30 s pauses
+                elif view["phase"] == "over":
+                    screen.send({"type": "new_game"})
+                    screen.send({"type": "start_game"})
+                rounds.add(view["round"])
+            while screen.recv(timeout=0) is not None:
+                pass
+        wall = time.monotonic() - start
+        cpu = _cpu_seconds(child.pid) - start_cpu
+        share = cpu / wall
+        print(f"host: 7 hard bots + 1 idle phone, {wall:.1f} s real time, {len(rounds)} rounds seen: "
+              f"host CPU {cpu:.2f} s = {100 * share:.1f} % of one core — target < 5 %")
+        phone.close()
+        screen.close()
+        return share
+    finally:
+        if child.stdin:
+            try:
+                child.stdin.write("\n")
+                child.stdin.flush()
+            except OSError:
+                pass
+        try:
+            child.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sim-games", type=int, default=40)
+    parser.add_argument("--host-seconds", type=float, default=20.0)
+    parser.add_argument("--no-sim", action="store_true")
+    parser.add_argument("--no-host", action="store_true")
+    args = parser.parse_args()
+    if not args.no_sim:
+        bench_sim(args.sim_games)
+    if not args.no_host:
+        bench_host(args.host_seconds)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
