@@ -119,6 +119,16 @@ class RandomPlay:
 
     def step(self) -> tuple[Any, Outcome]:
         """Let a little time pass, then send one command (or only tick). Returns both."""
+        command = self.next_command()
+        if command is None:
+            return None, self.tick()
+        return command, self.send(command)
+
+    def next_command(self) -> Any:
+        """Move the driver's clock on a little and choose the next command (``None``: only tick).
+
+        Nothing is sent: :meth:`step` does that. Tests use this to look at the game just before.
+        """
         rnd, game = self.rnd, self.game
         roll = rnd.random()
         if roll < 0.03:  # time jumps to the next deadline (sign timeout, emission, vote, pause end)…
@@ -132,19 +142,17 @@ class RandomPlay:
         else:
             self.now += rnd.random() * 0.8
         if rnd.random() < 0.05:
-            return None, self.tick()
+            return None
         phase = game.phase
         if phase is Phase.PLAY:
-            command = self._play_command()
-        elif phase is Phase.SIGN:
-            command = self._sign_command()
-        elif phase is Phase.PAUSE:
-            command = self._pause_command()
-        elif phase is Phase.LOBBY:  # after a NewGame
-            command = c.StartGame()
-        else:
-            command = self._nonsense()
-        return command, self.send(command)
+            return self._play_command()
+        if phase is Phase.SIGN:
+            return self._sign_command()
+        if phase is Phase.PAUSE:
+            return self._pause_command()
+        if phase is Phase.LOBBY:  # after a NewGame
+            return c.StartGame()
+        return self._nonsense()
 
     # --- choices --------------------------------------------------------------------
 

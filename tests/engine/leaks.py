@@ -1,0 +1,87 @@
+"""Structural leak checks for views and events (R36–R39), shared by the view tests and the property tests.
+
+Emojis legitimately appear in a view (the list of the 24 ``signs``, what a channel has
+emitted, one's own team's sign, the last round's reveal), and so do card ids (the centre,
+one's own hand). So each check first takes out, *after checking it*, every place where
+such a value is allowed, then demands that no card and no emoji is left anywhere else
+in the JSON text.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from quatro_party.engine import SIGNS, Game, Phase
+
+_SECRET_PHASES = (Phase.SIGN, Phase.PLAY)  # the running round's hands and signs are secret (R26)
+
+
+def card_ids(obj: Any) -> set[int]:
+    """Ids of every card-shaped object (``id``, ``rank``, ``suit``) anywhere in some JSON."""
+    found: set[int] = set()
+    if isinstance(obj, dict):
+        if {"id", "rank", "suit"} <= obj.keys():
+            found.add(obj["id"])
+        for value in obj.values():
+            found |= card_ids(value)
+    elif isinstance(obj, list):
+        for value in obj:
+            found |= card_ids(value)
+    return found
+
+
+def emojis_in(obj: Any) -> set[str]:
+    text = json.dumps(obj, ensure_ascii=False)
+    return {s for s in SIGNS if s in text}
+
+
+def check_view(game: Game, view: dict[str, Any], seat: int | None = None) -> None:
+    """Assert a table view (``seat=None``) or a seat's view shows nothing it must not (R36–R39)."""
+    assert json.loads(json.dumps(view)) == view  # plain JSON, nothing hidden in objects
+    rest = copy.deepcopy(view)
+    assert rest.pop("signs") == list(SIGNS)
+    for i, s in enumerate(rest["seats"]):
+        emoji = s["channel"].pop("emoji")
+        assert emoji is None or emoji == game.seats[i].last_emitted  # only what was emitted (R18, R37)
+    result = rest.pop("result")
+    if game.phase in _SECRET_PHASES:
+        assert result is None or result["round"] < game.round  # only a past round's reveal
+    hand_ids: set[int] = set()
+    if seat is not None:
+        you = rest["you"]
+        team = game.teams[game.team(seat)]
+        assert you.pop("sign") == team.sign  # one's own team's sign only (R38)
+        assert you.pop("last_sign") == team.last_sign  # revealed at the end of the last round
+        assert you.pop("channel_choice") == game.seats[seat].channel_choice  # one's own choice (R37)
+        hand_ids = {c["id"] for c in you["hand"]}
+        if game.phase is Phase.PLAY:
+            assert hand_ids == {c.id for c in game.seats[seat].hand}
+    if game.phase in _SECRET_PHASES:
+        assert emojis_in(rest) == set(), f"a sign leaks: {emojis_in(rest)}"
+        allowed = {c.id for c in game.centre} | hand_ids
+        assert card_ids(rest) <= allowed, f"hidden cards leak: {card_ids(rest) - allowed}"
+    else:
+        assert result is not None or game.phase is Phase.LOBBY
+
+
+#: Where a public event may carry cards or an emoji before the reveal.
+_EVENT_CARDS = {"dealt": ("centre",), "reshuffled": ("centre",), "swapped": ("put", "took")}
+_EVENT_EMOJI = {"emitted": ("emoji",)}
+
+
+def check_event(event: Any) -> None:
+    """Assert a public event carries no hand and no sign, except the reveal itself (R26, R39)."""
+    data = event.to_json()
+    assert json.loads(json.dumps(data)) == data
+    kind = data["type"]
+    if kind == "round_ended":
+        return  # the reveal: everything, on purpose
+    rest = dict(data)
+    for key in _EVENT_CARDS.get(kind, ()):
+        rest.pop(key)
+    for key in _EVENT_EMOJI.get(kind, ()):
+        assert rest.pop(key) in SIGNS
+    assert card_ids(rest) == set(), data
+    assert emojis_in(rest) == set(), data
