@@ -1,0 +1,126 @@
+"""Helpers for the phone controller's browser tests (tests/browser/test_phone.py).
+
+Everything here drives the *real* server (``live_server``): other seats are raw
+WebSocket clients speaking the phone protocol, and positions are laid out with the
+engine's ``set_position`` test hook on the table thread, so races and carrés are
+deterministic.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+WEB = Path(__file__).resolve().parents[2] / "web"
+
+
+def decode_qr(url: str) -> str:
+    """Fetch a QR PNG and decode it with pyzbar: the URL a phone's camera would open."""
+    from PIL import Image
+    from pyzbar.pyzbar import decode
+
+    with urllib.request.urlopen(url, timeout=5) as resp:  # loopback only
+        image = Image.open(io.BytesIO(resp.read()))
+        image.load()
+    found = decode(image)
+    assert found, "no QR code found in /qr.png"
+    return found[0].data.decode()
+
+
+def set_position(server: Any, text: str) -> None:
+    """Lay out every hand and the centre (engine notation), then let every socket see it."""
+    table = server.table
+
+    def apply() -> None:
+        table.game.set_position(text)
+        table._note([])  # mark the table dirty: every socket gets its fresh view after this call
+
+    table.call(apply)
+
+
+def hand_ids(client: Any) -> dict[str, list[int]]:
+    """Rank → card ids of a raw client's own hand, from its last state."""
+    out: dict[str, list[int]] = {}
+    for c in client.state["view"]["you"]["hand"]:
+        out.setdefault(c["rank"], []).append(c["id"])
+    return out
+
+
+def latest_view(client: Any, quiet: float = 0.15) -> dict[str, Any]:
+    """Read everything pending on a raw client and return its freshest view."""
+    client.drain(quiet)
+    return client.state["view"]
+
+
+class StateGate:
+    """Stands between the page and the real server (Playwright's WebSocket routing).
+
+    While ``frozen``, the server's ``state`` messages for the page are held back (replies such as
+    ``ok``/``refused`` still pass), so the page acts on a view that is a moment old — exactly what
+    happens to a phone that loses a race for a centre card (R16). ``release()`` delivers them in order.
+    """
+
+    def __init__(self) -> None:
+        self.frozen = False
+        self.held: list[tuple[Any, str]] = []
+        self.lock = threading.Lock()
+
+    def route(self, page: Any) -> None:
+        def handler(ws: Any) -> None:
+            server = ws.connect_to_server()
+
+            def down(message: str | bytes) -> None:
+                text = message if isinstance(message, str) else message.decode()
+                with self.lock:
+                    if self.frozen and text.startswith('{"type":"state"'):
+                        self.held.append((ws, text))
+                        return
+                ws.send(text)
+
+            server.on_message(down)
+            ws.on_message(lambda message: server.send(message))
+
+        page.route_web_socket("**/ws/phone", handler)
+
+    def freeze(self) -> None:
+        with self.lock:
+            self.frozen = True
+
+    def release(self) -> None:
+        with self.lock:
+            self.frozen = False
+            held, self.held = self.held, []
+        for ws, text in held:
+            ws.send(text)
+
+
+def hold(page: Any, selector: str, ms: int = 800) -> None:
+    """Press and hold a button (the calls need a deliberate press, not a stray touch)."""
+    box = page.locator(selector).bounding_box()
+    assert box, f"{selector} is not visible"
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_timeout(ms)
+    page.mouse.up()
+
+
+def page_bytes() -> dict[str, int]:
+    """Every file the controller page loads (html, css, scripts, shared modules), with its size."""
+    files = [WEB / "phone.html", WEB / "phone.css", WEB / "phone.js", WEB / "shared" / "theme.css"]
+    files += sorted((WEB / "phone").glob("*.js"))
+    import re
+
+    seen = set()
+    todo = [WEB / "phone.js"] + sorted((WEB / "phone").glob("*.js"))
+    while todo:  # follow the ES module imports
+        f = todo.pop()
+        if f in seen:
+            continue
+        seen.add(f)
+        for rel in re.findall(r"""from\s+['"](\.[^'"]+)['"]""", f.read_text()):
+            todo.append((f.parent / rel).resolve())
+    files = sorted(set(p.resolve() for p in files) | seen)
+    return {str(p.relative_to(WEB.resolve())): p.stat().st_size for p in files}
