@@ -85,12 +85,17 @@ class GameRecord:
 
 def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: Timing = DEFAULT_TIMING,
               exact_views: bool = False, max_rounds: int = MAX_ROUNDS,
-              observer: Callable[[str, float, Any], None] | None = None) -> GameRecord:
+              observer: Callable[[str, float, Any], None] | None = None,
+              humans: Sequence[int] = (), script: Sequence[tuple[float, Callable[[Game, float], Any]]] = ()
+              ) -> GameRecord:
     """Play one bot-only game to the end (R34) on a simulated clock. ``team_levels[t]`` plays team ``t``.
 
     ``exact_views`` builds each view with the engine's own ``seat_view`` (slower; the default shares the
     public part, see :func:`seat_views`). ``observer(kind, now, data)``, for tests, sees every step:
     ``("sent", now, (seat, message, refusal or None))`` and ``("events", now, [public events])``.
+    ``humans`` seats are held by scripted humans instead of bots: ``script`` lists ``(time, action)``, each
+    ``action(game, now)`` returning the engine ``Outcome`` of what a human did there (tests script readiness,
+    reshuffles, disconnections with it).
     """
     from .engine import seat_view
 
@@ -98,8 +103,10 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
     if len(team_levels) != teams:
         raise ValueError(f"{seats} seats make {teams} teams, not {len(team_levels)}")
     game = Game(seats, rng=random.Random(seed), timing=timing)
-    bots = [make_bot(s, team_levels[s % teams], random.Random(seed * 1009 + s * 7919 + 1)) for s in range(seats)]
-    table_info = {"bots": {str(s): team_levels[s % teams] for s in range(seats)}}
+    bots = {s: make_bot(s, team_levels[s % teams], random.Random(seed * 1009 + s * 7919 + 1))
+            for s in range(seats) if s not in humans}
+    table_info = {"bots": {str(s): team_levels[s % teams] for s in bots}}
+    todo = sorted(script, key=lambda x: x[0])
     endings: list[tuple[str, str | None]] = []
     sent = 0
 
@@ -121,12 +128,9 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
             views = [seat_view(game, s, now) for s in range(seats)]
         else:
             views = seat_views(game, now)
-        for s, bot in enumerate(bots):
+        for s, bot in bots.items():
             bot.observe(state_message(views[s], public, table=table_info), now)
 
-    now = 0.0
-    for s in range(seats):
-        game.apply(Sit(s, SeatKind.BOT, f"Bot {s}"), now)
     inf = float("inf")
     wakes = [inf] * seats  # each bot's next wake, refreshed only when the bot was touched
 
@@ -134,16 +138,27 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
         w = bots[i].next_wake()
         wakes[i] = inf if w is None else w
 
-    deliver(game.apply(StartGame(), now).events, now)
-    for i in range(seats):
-        refresh(i)
+    def refresh_all() -> None:
+        for i in bots:
+            refresh(i)
 
+    now = 0.0
+    for s in range(seats):
+        game.apply(Sit(s, SeatKind.HUMAN if s in humans else SeatKind.BOT, f"Player {s}"), now)
+    deliver(game.apply(StartGame(), now).events, now)
+    refresh_all()
     while game.phase is not Phase.OVER and game.round <= max_rounds:
         deadline = game.next_deadline()
         best = min(wakes)
         who = wakes.index(best)
         if deadline is not None and deadline <= best:
             best, who = deadline, -1
+        if todo and todo[0][0] <= best:  # a scripted human acts
+            at, act = todo.pop(0)
+            now = max(now, at)
+            deliver(act(game, now).events, now)
+            refresh_all()
+            continue
         if best == inf:
             break
         now = max(now, best)
@@ -151,8 +166,7 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
             events = game.tick(now).events
             deliver(events, now)
             if events:
-                for i in range(seats):
-                    refresh(i)
+                refresh_all()
             continue
         bot = bots[who]
         for msg in bot.wake(now):
@@ -168,8 +182,7 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
                 bot.observe(ack_message(ref), now)
             deliver(outcome.events, now)
             if outcome.events:
-                for i in range(seats):
-                    refresh(i)
+                refresh_all()
             if game.phase is not Phase.PLAY and msg["type"] not in ("pick_sign", "ready"):
                 break  # the round ended (a call): the rest of this burst would only be refused
         refresh(who)
