@@ -1,0 +1,95 @@
+"""Helpers for the big-screen browser tests (issue 4): open the page, record its frames, check its layout."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page
+
+TV = {"width": 1920, "height": 1080}
+
+
+class ScreenPage:
+    """The big screen in a real Chromium page, with every WebSocket frame it received and every page error."""
+
+    def __init__(self, context: Any, url: str) -> None:
+        self.page: Page = context.new_page()
+        self.frames: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("websocket", self._on_socket)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(url)
+
+    def _on_socket(self, ws: Any) -> None:
+        ws.on("framereceived", lambda payload: self.frames.append(
+            payload if isinstance(payload, str) else payload.decode("utf-8", "replace")))
+
+    def messages(self) -> list[dict[str, Any]]:
+        return [json.loads(f) for f in list(self.frames)]
+
+    def wait_phase(self, phase: str, timeout: float = 10.0) -> None:
+        self.page.wait_for_function(f"document.body.dataset.phase === {json.dumps(phase)}", timeout=timeout * 1000)
+
+    def wait(self, js: str, timeout: float = 10.0) -> None:
+        self.page.wait_for_function(js, timeout=timeout * 1000)
+
+    def view(self) -> dict[str, Any]:
+        return self.page.evaluate("window.quatroScreen.view")
+
+    def text(self, selector: str) -> str:
+        return self.page.locator(selector).first.inner_text()
+
+    def shot(self, folder: Path, phase: str) -> Path:
+        path = folder / f"screen-{phase}.png"
+        self.page.screenshot(path=str(path))
+        return path
+
+    def assert_fits(self) -> None:
+        """Nothing important leaves the 1920×1080 viewport, and no name or sentence is cut off."""
+        problems = self.page.evaluate(
+            """() => {
+              const out = [];
+              const W = innerWidth, H = innerHeight;
+              if (document.documentElement.scrollWidth > W || document.documentElement.scrollHeight > H)
+                out.push('page scrolls: ' + document.documentElement.scrollWidth + 'x' + document.documentElement.scrollHeight);
+              const sel = '#bar > *, .score, .seat, #places .card, .sentence, .notice:not([hidden]), #join-url, #qr, ' +
+                          '#host-bar button, #start-slot button, .pause-row, .sign-row, .howto, #over';
+              for (const e of document.querySelectorAll(sel)) {
+                const r = e.getBoundingClientRect();
+                if (!r.width || !r.height) continue;
+                if (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1)
+                  out.push('outside: ' + (e.id || e.className) + ' ' + JSON.stringify([r.left, r.top, r.right, r.bottom]));
+              }
+              for (const e of document.querySelectorAll('.seat .name, .score .tname, .sentence, #join-url, button')) {
+                if (e.scrollWidth > e.clientWidth + 1) out.push('cut: ' + e.textContent);
+              }
+              return out;
+            }"""
+        )
+        assert problems == [], problems
+
+    def overlaps(self, a: str, b: str) -> list[tuple[str, str]]:
+        """Pairs of elements matching ``a`` and ``b`` whose boxes overlap (for layout checks)."""
+        return self.page.evaluate(
+            """([a, b]) => {
+              const out = [];
+              for (const x of document.querySelectorAll(a)) for (const y of document.querySelectorAll(b)) {
+                if (x === y || x.contains(y) || y.contains(x)) continue;
+                const p = x.getBoundingClientRect(), q = y.getBoundingClientRect();
+                if (p.left < q.right - 2 && q.left < p.right - 2 && p.top < q.bottom - 2 && q.top < p.bottom - 2)
+                  out.push([x.className + ' ' + x.textContent.slice(0, 30), y.className + ' ' + y.textContent.slice(0, 30)]);
+              }
+              return out;
+            }""",
+            [a, b],
+        )
+
+
+def without_sign_list(raw: str) -> str:
+    """A frame's text without the view's public list of the 24 emojis (R8), which names every sign."""
+    msg = json.loads(raw)
+    if isinstance(msg.get("view"), dict):
+        assert len(msg["view"].pop("signs", [])) in (0, 24)
+    return json.dumps(msg, ensure_ascii=False)

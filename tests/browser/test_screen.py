@@ -1,0 +1,402 @@
+"""The big screen (issue 4) in a real Chromium against the real host, with bots and socket phones.
+
+Every test writes its screenshots at 1920×1080 to ``screenshots/screen-<phase>.png``.
+Rules cited: R1–R2 (seats, partners), R6/R12 (notices), R11 (ready), R14 (swaps are public),
+R17–R18 (channel, emissions), R22–R26 (calls and the reveal), R28 (vote), R32 (pause, next round),
+R34–R35 (winners), R36–R39 (nothing private before the reveal).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+import pytest
+
+from quatro_party.server import ServerThread, create_app
+from quatro_party.server.testing import TEST_HOST_SECRET, LiveServer
+
+from .screen_helpers import TV, ScreenPage, without_sign_list
+
+PUBLIC = "party.test"
+
+
+def open_screen(context: Any, server: LiveServer, host: bool = True) -> ScreenPage:
+    screen = ScreenPage(context, server.screen_url(host=host))
+    screen.wait("document.body.dataset.phase && document.body.dataset.phase !== 'loading'")
+    return screen
+
+
+def all_keys(obj: Any) -> set[str]:
+    """Every key of every object nested in ``obj``."""
+    if isinstance(obj, dict):
+        return set(obj) | set().union(*(all_keys(v) for v in obj.values()))
+    if isinstance(obj, list):
+        return set().union(*(all_keys(v) for v in obj))
+    return set()
+
+
+def join(server: LiveServer, seat: int, name: str) -> Any:
+    phone = server.phone()
+    phone.join(seat, name)
+    return phone
+
+
+def to_play(phones: list[Any]) -> dict[str, Any]:
+    for p in phones:
+        p.wait_state(lambda v: v["phase"] == "sign")
+        assert p.act("ready")["type"] == "ok"
+    return phones[0].wait_state(lambda v: v["phase"] == "play")
+
+
+# --- lobby ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.live_server(seats=4, public_host=PUBLIC)
+def test_lobby_qr_join_url_seats_and_host_controls(live_server, tv_context, chromium, screenshot_dir):
+    """Lobby: QR hero, join URL, seats on the oval with badges (R1–R3); host: 6 seats, add a bot, fill, FR."""
+    ana = join(live_server, 0, "Ana")
+    bruno = join(live_server, 1, "Bruno")
+    screen = open_screen(tv_context, live_server)
+    page = screen.page
+    screen.wait("document.querySelectorAll('.seat').length === 4")
+
+    # The QR code is the hero: a real image, at least 420 px, and the join URL under it in large type.
+    qr = page.locator("#qr")
+    box = qr.bounding_box()
+    assert box["width"] >= 420 and box["height"] >= 420
+    assert page.evaluate("document.querySelector('#qr').naturalWidth") > 0
+    assert screen.text("#join-url") == f"{PUBLIC}:{live_server.port}"
+    assert float(page.evaluate("parseFloat(getComputedStyle(document.querySelector('#join-url')).fontSize)")) >= 40
+
+    # Seats: names, phone badge, connection; free seats say so; partners opposite (R2).
+    assert "Ana" in screen.text('.seat[data-seat="0"]') and "phone" in screen.text('.seat[data-seat="0"]')
+    assert page.locator('.seat[data-seat="1"] .conn.on').count() == 1
+    assert page.locator(".seat.kind-empty").count() == 2
+    pos = {s: page.locator(f'.seat[data-seat="{s}"]').bounding_box() for s in range(4)}
+    centre = lambda b: (b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)  # noqa: E731
+    (x0, y0), (x2, y2) = centre(pos[0]), centre(pos[2])
+    assert abs(x0 - x2) < 5 and y0 > y2 + 300  # seat 0 at the bottom, its partner (2) at the top
+
+    # How to play: four lines, in the middle of the table.
+    assert page.locator(".howto li").count() == 4
+    screen.assert_fits()
+    screen.shot(screenshot_dir, "lobby")
+
+    # Host controls: 6 seats, then a bot on seat 2.
+    page.click("#host-bar .seats-6")
+    screen.wait("document.querySelectorAll('.seat').length === 6")
+    page.click('.seat[data-seat="2"] .add-bot')
+    screen.wait("document.querySelector('.seat[data-seat=\"2\"]').classList.contains('kind-bot')")
+    assert "bot" in screen.text('.seat[data-seat="2"] .badge')
+    assert screen.view()["seat_count"] == 6
+    screen.assert_fits()
+    screen.shot(screenshot_dir, "lobby-6")
+
+    # French, switchable and remembered.
+    page.click("#lang")
+    screen.wait("document.querySelector('#join-title').textContent === 'Scannez pour jouer'")
+    screen.shot(screenshot_dir, "lobby-fr")
+    page.reload()
+    screen.wait("document.querySelector('#join-title').textContent === 'Scannez pour jouer'")
+    page.click("#lang")
+    screen.wait("document.querySelector('#join-title').textContent === 'Scan to play'")
+
+    # Fill with bots: every seat is held.
+    page.click("#host-bar .fill-bots")
+    screen.wait("document.querySelectorAll('.seat.kind-empty').length === 0")
+    assert page.locator(".seat.kind-bot").count() == 4
+
+    # A spectator screen (no host secret) shows the table but no controls.
+    spectator = open_screen(chromium.new_context(viewport=TV, locale="en-US"), live_server, host=False)
+    spectator.wait("document.querySelectorAll('.seat').length === 6")
+    assert spectator.page.locator("#host-bar button, .seat-controls button, .start-game").count() == 0
+    spectator.page.context.close()
+
+    # Remove a bot, free a phone's seat.
+    page.click('.seat[data-seat="2"] .remove-bot')
+    screen.wait("document.querySelector('.seat[data-seat=\"2\"]').classList.contains('kind-empty')")
+    page.click('.seat[data-seat="1"] .free-seat')
+    screen.wait("document.querySelector('.seat[data-seat=\"1\"]').classList.contains('kind-empty')")
+    assert screen.errors == []
+    ana.close()
+    bruno.close()
+
+
+# --- sign phase ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.live_server(seats=4, public_host=PUBLIC)
+def test_sign_phase_shows_who_is_ready_and_the_countdown_never_the_sign(live_server, tv_context, screenshot_dir):
+    """R8, R11, R12: who is ready and the 30 s countdown; the sign itself never reaches the screen."""
+    ana = join(live_server, 0, "Ana")
+    bruno = join(live_server, 1, "Bruno")
+    screen = open_screen(tv_context, live_server)
+    page = screen.page
+    page.click("#start-slot .start-game")
+    screen.wait_phase("sign")
+    ana.wait_state(lambda v: v["phase"] == "sign")
+    assert ana.act("pick_sign", sign="🐳")["type"] == "ok"
+    assert ana.act("ready")["type"] == "ok"
+    screen.wait("document.querySelector('.seat[data-seat=\"0\"] .ready-tag.yes') !== null")
+    assert page.locator('.seat[data-seat="1"] .ready-tag.no').count() == 1
+    assert screen.text(".ready-count") == "3 / 4 ready"  # the two bots are always ready (R11)
+    count = int(screen.text(".sign-count"))
+    assert 25 <= count <= 30
+    assert re.fullmatch(r"0:(2\d|30)", screen.text("#clock"))
+    time.sleep(1.1)
+    assert int(screen.text(".sign-count")) < count or count == 25  # interpolated locally between states
+    html = page.content()
+    assert "🐳" not in html and all("🐳" not in without_sign_list(f) for f in screen.frames)
+    screen.assert_fits()
+    screen.shot(screenshot_dir, "sign")
+
+    # Bruno never picks: his team gets a random sign (R12), the room is told — never which one.
+    assert bruno.act("ready")["type"] == "ok"
+    screen.wait_phase("play")
+    screen.wait("document.querySelector('#notice-list').textContent.includes('random sign')")
+    assert "Orange" in screen.text("#notice-list")
+    assert page.locator('.score[data-team="1"] .random-tag').count() == 1
+    assert page.locator('.score[data-team="0"] .random-tag').count() == 0
+    assert screen.errors == []
+
+
+# --- play, emission, swap, call, reveal, pause --------------------------------------------------------------
+
+
+@pytest.mark.live_server(seats=4, public_host=PUBLIC, bot_level="easy")
+def test_full_round_play_emission_swap_call_and_reveal(live_server, tv_context, screenshot_dir):
+    """R14, R17–R18, R22, R26, R32: a round with an emission and a swap, ended by a Quatro!, then the reveal."""
+    ana = join(live_server, 0, "Ana")
+    bruno = join(live_server, 1, "Bruno")
+    screen = open_screen(tv_context, live_server)
+    page = screen.page
+    page.click("#start-slot .start-game")
+    to_play([ana, bruno])
+    screen.wait_phase("play")
+    # Ana's partner (seat 2, a bot) holds four kings: her Quatro! will be right.
+    table = live_server.table
+    table.call(lambda: table.game.set_position("AQJT AQJT KKKK AQJT | AQJT"))
+    # R17–R18: Ana takes her channel and shows a fox: the screen bursts it at her seat.
+    assert ana.act("take_channel")["type"] == "ok"
+    screen.wait("document.querySelector('.seat[data-seat=\"0\"]').classList.contains('held')")
+    assert ana.act("choose_emoji", emoji="🦊")["type"] == "ok"
+    screen.wait("document.querySelector('#fx .burst[data-seat=\"0\"]') !== null", timeout=5)
+    assert "🦊" in screen.text('#fx .burst[data-seat="0"]')
+    size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#fx .burst-emoji')).fontSize)")
+    assert size >= 160
+
+    # R14: Ana swaps her first card with place 0; the centre shows it, sliding in.
+    for _ in range(3):  # a bot may take place 0 first (R16): then look again and retry
+        view = ana.wait_state(lambda v: v["phase"] == "play"
+                              and {c["rank"] for c in v["you"]["hand"]} == {"A", "K", "Q", "J", "10"} - {"K"})
+        card, expected = view["you"]["hand"][0], view["centre"][0]
+        reply = ana.act("swap", card=card["id"], place=0, expected=expected["id"])
+        if reply["type"] == "ok":
+            break
+    assert reply["type"] == "ok", reply
+    screen.wait(f"document.querySelector('#places .card[data-place=\"0\"]').dataset.card === '{card['id']}'")
+    assert page.locator('#places .card[data-place="0"].just-swapped').count() == 1
+    heights = page.evaluate("[...document.querySelectorAll('#places .card')].map(c => c.offsetHeight)")
+    assert len(heights) == 4 and min(heights) >= 120
+    assert re.fullmatch(r"[23]:\d\d", screen.text("#clock"))
+    time.sleep(0.25)  # mid-slide and mid-burst
+    screen.assert_fits()
+    screen.shot(screenshot_dir, "play")
+
+    # R22: Quatro! on her partner, who holds four kings.
+    assert ana.act("call_quatro")["type"] == "ok"
+    screen.wait_phase("pause")
+    result = screen.view()["result"]
+    partner = screen.view()["seats"][2]["name"]
+    sentence = screen.text(".sentence")
+    assert result["caller"] == 0 and result["correct"] is True
+    assert sentence == f"Ana called Quatro! on {partner}: four kings — team Blue\u00a0● +1"
+    # R26: every hand turned over, the carré glowing, every team's sign shown.
+    for seat in range(4):
+        minis = page.locator(f'.seat[data-seat="{seat}"] .hand .card')
+        assert minis.count() == 4
+    assert page.locator('.seat.carre[data-seat="2"]').count() == 1
+    assert page.locator(".seat.carre").count() == 1
+    signs = [s for s in result["signs"] if s]
+    assert len(signs) == 2
+    for team, sign in enumerate(result["signs"]):
+        assert page.locator(f".seat.team-{team} .sign-badge").first.inner_text() == sign
+    assert page.locator('.score[data-team="0"] .points').inner_text() == "1"
+    assert "Next round in 0:" in screen.text(".pause-count")
+    time.sleep(1.0)  # let the reveal animation settle for the picture
+    screen.assert_fits()
+    screen.shot(screenshot_dir, "reveal")
+
+    # R32: the host cuts the pause short.
+    page.click(".next-round")
+    screen.wait_phase("sign")
+    assert screen.text("#round") == "Round 2"
+    assert page.locator(".seat .hand").count() == 0  # the old reveal is gone from the seats
+    assert screen.errors == []
+
+
+# --- notices: vote, re-deal ------------------------------------------------------------------------------
+
+
+@pytest.mark.live_server(seats=4, public_host=PUBLIC)
+def test_nothing_private_before_the_reveal_frames_and_dom(live_server, tv_context, screenshot_dir):
+    """R36–R39: the screen's frames and DOM hold no hand and no sign before the reveal; afterwards they do.
+
+    Four phones (no bots, who could legitimately emit their team's sign), with signs 🐳 and 🦉.
+    Also shows the running reshuffle vote with its countdown (R28) and a Contre! reveal (R24).
+    """
+    phones = [join(live_server, s, n) for s, n in enumerate(["Ana", "Bruno", "Chloé", "Dan"])]
+    screen = open_screen(tv_context, live_server)
+    page = screen.page
+    page.click("#start-slot .start-game")
+    for p in phones:
+        p.wait_state(lambda v: v["phase"] == "sign")
+    assert phones[0].act("pick_sign", sign="🐳")["type"] == "ok"
+    assert phones[1].act("pick_sign", sign="🦉")["type"] == "ok"
+    to_play(phones)
+    screen.wait_phase("play")
+    hands = {}
+    for p in phones:
+        v = p.wait_state(lambda v: v["phase"] == "play" and v["you"]["hand"])
+        hands[p.seat] = {c["id"] for c in v["you"]["hand"]}
+    # Play a little: a decoy emission, a swap, a reshuffle vote.
+    assert phones[0].act("take_channel")["type"] == "ok"
+    assert phones[0].act("choose_emoji", emoji="🍩")["type"] == "ok"
+    v = phones[1].wait_state(lambda v: v["phase"] == "play")
+    hand1 = v["you"]["hand"]
+    assert phones[1].act("swap", card=hand1[0]["id"], place=1, expected=v["centre"][1]["id"])["type"] == "ok"
+    assert phones[2].act("request_reshuffle")["type"] == "ok"
+    screen.wait("!document.querySelector('#vote-notice').hidden")
+    notice = screen.text("#vote-notice")
+    assert notice.startswith("Chloé asks to reshuffle") and re.search(r"· (1\d|20) s$", notice), notice
+    screen.wait("document.querySelector('#fx .burst[data-seat=\"0\"]') === null", timeout=5)
+    screen.assert_fits()
+    screen.shot(screenshot_dir, "vote")
+
+    # Before the reveal: nothing private in any frame…
+    before = list(screen.frames)
+    assert before
+    for raw in before:
+        msg = json.loads(raw)
+        if msg.get("type") != "state":
+            assert "🐳" not in raw and "🦉" not in raw, raw[:200]
+            continue
+        v = msg["view"]
+        assert len(v.pop("signs")) == 24  # the public list of the 24 emojis (R8), the same for everybody
+        assert "🐳" not in json.dumps(msg, ensure_ascii=False) and "🦉" not in json.dumps(msg, ensure_ascii=False)
+        assert "you" not in v and v["result"] is None
+        assert not any(e["type"] == "round_ended" for e in msg["events"])
+        assert not all_keys(msg) & {"hand", "hands", "has_carre", "channel_choice", "sign", "last_sign", "carres"}
+        public = {c["id"] for c in v["centre"]}
+        for e in msg["events"]:
+            for k in ("put", "took"):
+                if k in e:
+                    public.add(e[k]["id"])
+            for c in e.get("centre", []):
+                public.add(c["id"])
+        shown = {int(x) for x in re.findall(r'"id": ?(\d+)', raw)}
+        assert shown <= public, "card ids outside the centre and the public swaps"
+    # … and nothing private in the DOM: cards only in the centre (and a swap's taken card flying off).
+    dom = page.content()
+    assert "🐳" not in dom and "🦉" not in dom
+    assert page.locator(".card").count() == page.locator("#places .card, #fx .card").count()
+    centre_ids = set(page.evaluate("[...document.querySelectorAll('#places .card')].map(c => +c.dataset.card)"))
+    current = phones[3].wait_state(lambda v: v["phase"] == "play")
+    assert centre_ids == {c["id"] for c in current["centre"]}
+    assert page.locator(".sign-badge, .hand").count() == 0
+
+    # R24: Bruno calls Contre! on team Blue; the reveal then shows everything (the checks above can see it).
+    assert phones[1].act("call_contre", team=0)["type"] == "ok"
+    screen.wait_phase("pause")
+    result = screen.view()["result"]
+    assert result["end"] == "contre" and result["signs"] == ["🐳", "🦉"]
+    dom = page.content()
+    assert "🐳" in dom and "🦉" in dom
+    assert page.locator(".seat .hand .card").count() == 16
+    assert screen.text(".sentence").startswith("Bruno called Contre! on team Blue\u00a0●: ")
+    assert any("🐳" in f for f in screen.frames[len(before):])
+    assert screen.errors == []
+
+
+# --- game over ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.live_server(seats=4, public_host=PUBLIC, bot_level="easy")
+def test_game_over_winners_final_scores_and_new_game(live_server, tv_context, screenshot_dir):
+    """R34: five rounds of a wrong Contre! by Bruno give Blue its 5 points; then a new game (host)."""
+    ana = join(live_server, 0, "Ana")
+    bruno = join(live_server, 1, "Bruno")
+    screen = open_screen(tv_context, live_server)
+    page = screen.page
+    page.click("#start-slot .start-game")
+    for rnd in range(1, 13):  # a bot may call first now and then; Blue still gets there
+        for p in (ana, bruno):
+            p.wait_state(lambda v: v["phase"] == "sign" and v["round"] == rnd)
+            p.act("ready")
+        bruno.wait_state(lambda v: v["round"] == rnd and v["phase"] in ("play", "pause", "over"))
+        bruno.act("call_contre", team=0)  # refused if a bot called first: fine
+        v = ana.wait_state(lambda v: v["phase"] in ("pause", "over") and v["round"] == rnd)
+        if v["phase"] == "over":
+            break
+        screen.wait(f"document.body.dataset.phase === 'pause' && window.quatroScreen.view.round === {rnd}")
+        page.click(".next-round")
+    screen.wait_phase("over")
+    winners = screen.view()["winners"]
+    assert winners, "the game ended with winners"
+    names = {0: "Blue", 1: "Orange"}
+    title = screen.text(".over-winners")
+    assert title.endswith("wins!") and names[winners[0]] in title
+    rows = page.locator(".final")
+    assert rows.count() == 2
+    assert page.locator(".final.winner .points").first.inner_text() == "5"
+    time.sleep(1.0)
+    screen.assert_fits()
+    screen.shot(screenshot_dir, "over")
+    page.click("#over .new-game")
+    screen.wait_phase("lobby")
+    assert page.locator(".score .points").all_inner_texts() == ["0", "0"]
+    assert screen.errors == []
+
+
+# --- reconnection -----------------------------------------------------------------------------------------------
+
+
+def test_page_reconnects_after_server_restart_and_reload(live_server_factory, tv_context, screenshot_dir):
+    """The page survives a server restart (socket closed, host gone, host back on the same port) and a reload."""
+    first = live_server_factory(seats=4, public_host=PUBLIC)
+    ana = join(first, 0, "Ana")
+    screen = open_screen(tv_context, first)
+    page = screen.page
+    screen.wait("document.querySelector('.seat[data-seat=\"0\"] .name').textContent === 'Ana'")
+    port = first.port
+    ana.close()
+    first.stop()
+    screen.wait("!document.querySelector('#offline').hidden", timeout=5)
+    assert "reconnecting" in screen.text("#offline")
+    screen.shot(screenshot_dir, "offline")
+
+    # A new host on the same port, with 6 seats: the page reconnects by itself and redraws from the fresh view.
+    app = create_app({"seats": 6, "host_secret": TEST_HOST_SECRET, "seed": 2,
+                      "join_url": f"http://{PUBLIC}:{port}/"})
+    thread = None
+    for _ in range(50):
+        try:
+            thread = ServerThread(app, "127.0.0.1", port).start()
+            break
+        except OSError:
+            time.sleep(0.1)
+    assert thread is not None, "could not listen on the same port again"
+    try:
+        screen.wait("document.querySelectorAll('.seat').length === 6 && document.querySelector('#offline').hidden",
+                    timeout=10)
+        assert page.locator("#host-bar .seats-6.on").count() == 1  # still the host: the hello was re-sent
+        screen.shot(screenshot_dir, "reconnected")
+        # A reload draws the same table again.
+        page.reload()
+        screen.wait("document.querySelectorAll('.seat').length === 6")
+        assert screen.errors == []
+    finally:
+        thread.stop()
