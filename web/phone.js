@@ -74,7 +74,7 @@ function fillCard(el, c) {
   el.replaceChildren();
   el.classList.toggle('red', !!c && SUIT_RED.has(c.suit));
   el.classList.toggle('empty', !c);
-  if (!c) return;
+  if (!c) { delete el.dataset.card; return; }
   el.append(h('span', { class: 'rank', text: c.rank }), h('span', { class: 'suit', text: c.suit }));
   el.dataset.card = c.id;
 }
@@ -88,6 +88,7 @@ function send(msg, meta = {}) {
 
 let toastTimer = null;
 function toast(text, kind = 'info', ms = 2200) {
+  if (document.body.dataset.screen === 'play') { playMsg(text, kind === 'ok' ? 'ok' : kind, ms); return; }
   const el = $('toast');
   el.textContent = text;
   el.className = `toast ${kind}`;
@@ -257,6 +258,7 @@ function onState(msg) {
       S.callBusy = false;
       S.signPick = null;
       if (S.modal && S.modal !== 'vote') closeModal();
+      $('toast').hidden = true;
     }
   }
   for (const ev of msg.events || []) onEvent(ev);
@@ -420,7 +422,7 @@ function renderTop() {
       'aria-label': t('team_score', { team: team(tm.team), score: tm.score }),
     }, h('b', { class: 'shape', text: TEAM_SHAPES[tm.team] }), String(tm.score))));
   } else {
-    scores.replaceChildren(h('span', { class: 'brand-small', text: t('title') }));
+    scores.replaceChildren();
   }
   tickClock();
 }
@@ -470,14 +472,16 @@ function seatFree(s) {
 
 function seatButton(s, n, tm) {
   const free = seatFree(s);
-  const label = s.kind === 'empty' ? t('free') : free ? t('take_over', { name: s.name }) : s.name;
+  const label = s.kind === 'empty' ? t('free') : s.name;
   return h('button', {
     type: 'button', class: `seat ${free ? 'free' : 'held'}${s.connected ? '' : ' gone'}`, 'data-seat': s.seat,
     disabled: !free, 'aria-label': free ? t('sit_here_label', { n: s.seat + 1, team: team(tm) })
       : t('held_by', { n: s.seat + 1, name: s.name }),
     onclick: () => join(s.seat),
-  }, h('span', { class: 'seat-no', text: `${s.seat + 1}` }), h('span', { class: 'seat-name', text: label }),
-  s.kind === 'bot' ? h('small', { text: t('bot') }) : null);
+  }, h('span', { class: 'seat-no', text: `${s.seat + 1}` }),
+  h('span', { class: 'seat-text' }, h('span', { class: 'seat-name', text: label }),
+    free ? h('small', { text: s.kind === 'empty' ? t('sit_here') : t('take_over') }) : null,
+    s.kind === 'bot' ? h('small', { text: t('bot') }) : null));
 }
 
 function join(seat) {
@@ -515,7 +519,7 @@ function renderWait() {
     h('div', { class: 'me-card' },
       h('p', { class: 'eyebrow', text: t('waiting_title') }),
       h('p', { class: 'me-name', text: v.seats[you.seat].name }),
-      h('p', { class: 'me-team' }, h('b', { class: 'shape', text: TEAM_SHAPES[you.team] }), teamName(you.team)),
+      h('p', { class: 'me-team' }, h('b', { class: 'shape', text: TEAM_SHAPES[you.team] }), ' ', teamName(you.team)),
       h('p', { class: 'eyebrow', text: t('your_partner') }),
       h('ul', { class: 'seat-lines' }, seatLine(you.partner))),
     h('p', { class: 'waiting pulse', text: t('waiting_host') }),
@@ -543,7 +547,7 @@ function renderSign() {
         role: 'radio', 'aria-checked': e === pick ? 'true' : 'false', 'data-emoji': e,
         'aria-label': last ? `${e} — ${t('sign_last_round')}` : e, disabled: !!fixed || last,
         onclick: () => { S.signPick = e; keepAwake(); renderSign(); },
-      }, e);
+      }, h('span', { class: 'e', text: e }));
     }));
   const big = h('div', { class: `sign-big${fixed ? ' fixed' : ''}` },
     h('span', { class: 'emoji', id: 'team-sign', role: 'img', 'aria-label': pick || '?', text: pick || '?' }),
@@ -773,6 +777,10 @@ function renderPlay() {
   rb.disabled = off;
   rb.setAttribute('aria-label', `${t('reshuffle_label')} — ${label}`);
 
+  const before = new Map();
+  for (const b of [...centreButtons, ...handButtons]) {
+    if (b.dataset.card) before.set(b.dataset.card, { rect: b.getBoundingClientRect(), el: b });
+  }
   // Centre
   centreButtons.forEach((b, p) => {
     const c = centre[p];
@@ -791,6 +799,7 @@ function renderPlay() {
     b.setAttribute('aria-pressed', sel ? 'true' : 'false');
     b.setAttribute('aria-label', t('hand_label', { n: i + 1, card: cardText(c) }));
   });
+  slideCards(before);
   const zone = $('hand-zone');
   zone.classList.toggle('carre', !!you.has_carre);
   zone.classList.toggle('picking', S.selected != null);
@@ -799,6 +808,29 @@ function renderPlay() {
   $('hand-ring').setAttribute('aria-label', t('cooldown_label'));
   renderStrip(you);
   if (!$('play-msg').textContent && S.selected == null) playMsg(t('tap_card'), 'hint', 0);
+}
+
+const reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
+
+function slideCards(before) {
+  if (!before.size) return;
+  for (const b of [...centreButtons, ...handButtons]) {
+    const id = b.dataset.card;
+    if (!id) continue;
+    const was = before.get(id);
+    if (was && was.el === b) continue; // same card, same place
+    if (reducedMotion.matches) {
+      b.animate([{ opacity: 0.3 }, { opacity: 1 }], { duration: 200 });
+      continue;
+    }
+    if (was && was.rect.width) {
+      const now = b.getBoundingClientRect();
+      b.animate([{ transform: `translate(${was.rect.left - now.left}px, ${was.rect.top - now.top}px)` },
+        { transform: 'none' }], { duration: 200, easing: 'ease-out' });
+    } else if (centreButtons.includes(b)) {
+      b.animate([{ transform: 'scale(.8)', opacity: 0.4 }, { transform: 'none', opacity: 1 }], { duration: 240, easing: 'ease-out' });
+    }
+  }
 }
 
 function renderTray(you, seat) {

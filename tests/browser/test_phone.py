@@ -148,7 +148,7 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     page.locator("#btn-reshuffle").tap()
     expect(page.locator("#btn-reshuffle")).to_contain_text("Waiting for votes (0/3)")
     assert others[2].act("answer_vote", accept=False)["type"] == "ok"
-    expect(page.locator("#toast")).to_have_text("No reshuffle.")
+    expect(page.locator("#play-msg")).to_have_text("No reshuffle.")  # in the message line, never over the cards
     expect(page.locator("#btn-reshuffle")).to_contain_text(re.compile(r"Reshuffle in \d+ s"))
     expect(page.locator("#btn-reshuffle")).to_be_disabled()
 
@@ -159,7 +159,7 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     expect(page.locator("#btn-quatro small")).to_contain_text("partner")
     shot(page, screenshot_dir, "carre")
     page.locator("#btn-quatro").tap()  # a stray tap does nothing but say how to call
-    expect(page.locator("#toast")).to_have_text("hold to call")
+    expect(page.locator("#play-msg")).to_have_text("hold to call")
     expect(page.locator("#modal")).to_be_hidden()
     hold(page, "#btn-quatro")
     expect(page.locator('#modal[data-kind="r23"]')).to_be_visible()
@@ -176,7 +176,8 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     expect(page.locator(".score-row.team-1 .big-score")).to_have_text("1")
     shot(page, screenshot_dir, "reveal")
 
-    # Round 2: last round's sign is disabled (R10); Quatro without a carré of your own goes straight out.
+    # Round 2: last round's sign is disabled (R10); Quatro without a carré of your own goes straight out,
+    # and it wins the game (Blue is put at 4 points first: R34).
     assert screen.host("next_round")["type"] == "ok"
     expect(page.locator("#screen-sign")).to_be_visible()
     expect(page.locator('#sign-body [data-emoji="🦊"]')).to_be_disabled()
@@ -186,12 +187,15 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     everybody_ready(page, others)
     expect(page.locator("#top-sign")).to_have_text("🐙")
     set_position(live_server, "AKJT AKJT QQQQ AKJT | AKJT")
+    live_server.table.call(lambda: setattr(live_server.table.game.teams[0], "score", 4))
     expect(ranks(page, "#hand")).to_have_text(["A", "K", "J", "10"])
     hold(page, "#btn-quatro")
     expect(page.locator("#screen-reveal")).to_be_visible()
     expect(page.locator("#result-sentence")).to_have_text(
         "Zoé called Quatro ! — Chloé had a carré. Blue ● scores.")
-    shot(page, screenshot_dir, "reveal-quatro")
+    expect(page.locator(".winners.won")).to_have_text("Your team won!")
+    expect(page.locator(".score-row.team-0 .big-score")).to_have_text("5")
+    shot(page, screenshot_dir, "game-over")
     assert not errors, errors
 
 
@@ -279,11 +283,34 @@ def test_phone_six_seats_vote_contre_resume_reconnect(live_server, phone_context
     expect(page.locator("#status")).to_be_hidden(timeout=8000)
     expect(page.locator("#screen-reveal")).to_be_visible()
 
-    # French, switchable.
-    page.locator("#lang").tap()
-    expect(page.locator("#result-sentence")).to_contain_text("Ana a annoncé Contre !")
-    expect(page.locator("html")).to_have_attribute("lang", "fr")
-    shot(page, screenshot_dir, "fr")
+    # The host lets the seat move (a seat link): it opens on another device, which takes the seat over.
+    screen = live_server.screen()  # the blip closed every socket, the test's screen too
+    assert screen.host("allow_move", seat=0)["type"] == "ok"
+    expect(page.locator('#modal[data-kind="seat_link"]')).to_be_visible()
+    link = re.search(r"http://\S+", page.locator("#modal-text").inner_text()).group(0)
+    assert link.startswith(f"http://party.test:{live_server.port}/?seat=")
+    shot(page, screenshot_dir, "seat-link")
+    other_device = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                        is_mobile=True, has_touch=True, locale="fr-FR")
+    try:
+        moved = other_device.new_page()
+        moved.on("pageerror", lambda e: errors.append(str(e)))
+        moved.goto(link)
+        expect(moved.locator("#screen-reveal")).to_be_visible()
+        expect(moved.locator(".score-row.mine")).to_contain_text("Ana")
+        assert moved.evaluate("location.search") == ""  # the link's secret leaves the address bar
+        assert moved.evaluate("localStorage.getItem('quatro.token')") not in (None, token)
+        expect(page.locator("#screen-join")).to_be_visible()  # the old page lost the seat, and says why
+        expect(page.locator("#join-msg")).to_have_text("Your seat was opened on another page or device.")
+        # French from the browser language, switchable.
+        expect(moved.locator("#result-sentence")).to_contain_text("Ana a annoncé Contre !")
+        expect(moved.locator("html")).to_have_attribute("lang", "fr")
+        moved.locator("#lang").tap()
+        expect(moved.locator("#result-sentence")).to_contain_text("Ana called Contre !")
+        moved.locator("#lang").tap()
+        shot(moved, screenshot_dir, "fr")
+    finally:
+        other_device.close()
     assert not errors, errors
 
 
