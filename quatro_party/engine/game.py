@@ -45,8 +45,8 @@ MAX_NAME_LENGTH = 20
 
 
 def _is_index(value: object) -> bool:
-    """A seat, place or team number: an int, and not a bool (``True`` is not team 1)."""
-    return isinstance(value, int) and not isinstance(value, bool)
+    """A seat, place or team number: a plain int, and not a bool (``True`` is not team 1)."""
+    return type(value) is int
 
 
 def _card_id(card: Card) -> int:
@@ -80,6 +80,13 @@ class RoundEnd(str, Enum):
     QUATRO = "quatro"
     CONTRE = "contre"
     VOID = "void"
+
+
+# Enum members as plain module names: in CPython 3.11 ``Phase.PLAY`` is an attribute lookup
+# through the enum's metaclass, several times slower than a global, and the engine asks
+# "which phase?" on every command (bench/engine.py). Same objects, same meaning.
+LOBBY, SIGN, PLAY, PAUSE, OVER = Phase.LOBBY, Phase.SIGN, Phase.PLAY, Phase.PAUSE, Phase.OVER
+EMPTY, HUMAN, BOT = SeatKind.EMPTY, SeatKind.HUMAN, SeatKind.BOT
 
 
 @dataclass(frozen=True)
@@ -138,11 +145,15 @@ class Outcome:
         return self.refusal is None
 
 
+#: The outcome of an accepted command that changed nothing public (shared: an Outcome is frozen).
+_NOTHING = Outcome()
+
+
 @dataclass
 class SeatState:
     """One seat: who holds it and what they hold. Private parts are marked."""
 
-    kind: SeatKind = SeatKind.EMPTY
+    kind: SeatKind = EMPTY
     name: str = ""
     connected: bool = False
     ready: bool = False
@@ -192,7 +203,7 @@ class Game:
         self.timing = timing
         self.winning_score = winning_score
         self.seat_count = seat_count
-        self.phase = Phase.LOBBY
+        self.phase = LOBBY
         self.round = 0
         self.now = float("-inf")
         self.seats: list[SeatState] = [SeatState() for _ in range(seat_count)]
@@ -257,7 +268,7 @@ class Game:
         >>> game.position(), game.has_carre(0)
         ('AAAA KKKK QQQQ JJJJ | TTTT', True)
         """
-        if self.phase is not Phase.PLAY:
+        if self.phase is not PLAY:
             raise ValueError("a position can only be set while a round is in play")
         hands_text, bar, centre_text = text.partition("|")
         hand_texts = hands_text.split()
@@ -289,18 +300,18 @@ class Game:
 
         A refused command changes nothing: every check is made before any change.
         """
-        events = self._advance(now)
         handler: Callable[[Any, list[ev.Event]], None] | None = self._handlers.get(type(command))
+        if handler is None:  # a caller's bug, not a player's mistake: raise before time moves
+            raise TypeError(f"not a command: {command!r}")
+        events = self._advance(now)
         try:
-            if handler is None:
-                raise TypeError(f"not a command: {command!r}")
             seat = getattr(command, "seat", None)
-            if seat is not None and not (_is_index(seat) and 0 <= seat < self.seat_count):
+            if seat is not None and not (type(seat) is int and 0 <= seat < self.seat_count):
                 raise Refused(Reason.NO_SUCH_SEAT, f"there is no seat {seat!r} at this table")
             handler(self, command, events)
         except Refused as refused:
             return Outcome(tuple(events), refused.refusal)
-        return Outcome(tuple(events))
+        return Outcome(tuple(events)) if events else _NOTHING
 
     # --- time ---------------------------------------------------------------------
 
@@ -311,7 +322,7 @@ class Game:
         loop meets seats in order). Called on every command, so kept to plain comparisons.
         """
         best: tuple[float, int, int] | None = None
-        if self.phase is Phase.PLAY:
+        if self.phase is PLAY:
             i = 0
             for s in self.seats:
                 at = s.next_emission_at
@@ -333,18 +344,20 @@ class Game:
             if due is None or due[0] > now:
                 break
             at, kind, seat = due
-            self.now = max(self.now, at)
+            if at > self.now:
+                self.now = at
             if kind == 0:
                 self._emit(seat, events)
             elif kind == 1:
                 self._end_vote(False, "silence", events)
-            elif self.phase is Phase.SIGN:
+            elif self.phase is SIGN:
                 self._open_round(events)
-            elif self.phase is Phase.PLAY:
+            elif self.phase is PLAY:
                 self._end_round(RoundEnd.VOID, None, None, False, (), events)
-            elif self.phase is Phase.PAUSE:
+            elif self.phase is PAUSE:
                 self._open_sign_phase(events)
-        self.now = max(self.now, now)
+        if now > self.now:
+            self.now = now
         return events
 
     def _emit(self, seat: int, events: list[ev.Event]) -> None:
@@ -359,7 +372,7 @@ class Game:
     # --- phases -------------------------------------------------------------------
 
     def _open_sign_phase(self, events: list[ev.Event]) -> None:
-        self.phase = Phase.SIGN
+        self.phase = SIGN
         self.round += 1
         for t in self.teams:
             t.last_sign = t.sign if t.sign is not None else t.last_sign
@@ -384,10 +397,10 @@ class Game:
 
     def _waiting_for(self) -> list[int]:
         """R11: connected humans not yet ready."""
-        return [i for i, s in enumerate(self.seats) if s.kind is SeatKind.HUMAN and s.connected and not s.ready]
+        return [i for i, s in enumerate(self.seats) if s.kind is HUMAN and s.connected and not s.ready]
 
     def _open_if_all_ready(self, events: list[ev.Event]) -> None:
-        if self.phase is Phase.SIGN and not self._waiting_for():
+        if self.phase is SIGN and not self._waiting_for():
             self._open_round(events)
 
     def _open_round(self, events: list[ev.Event]) -> None:
@@ -396,7 +409,7 @@ class Game:
                 t.sign = self.rng.choice([s for s in SIGNS if s != t.last_sign])
                 t.random_sign = True
                 events.append(ev.RandomSignGiven(i))
-        self.phase = Phase.PLAY
+        self.phase = PLAY
         self.round_opened_at = self.now
         self.phase_ends_at = self.now + self.timing.round_length
         self.result = None
@@ -438,12 +451,12 @@ class Game:
         events.append(ev.RoundEnded(self.result))
         best = max(self.scores())
         if best >= self.winning_score:  # R34–R35
-            self.phase = Phase.OVER
+            self.phase = OVER
             self.phase_ends_at = None
             self.winners = tuple(i for i, t in enumerate(self.teams) if t.score == best)
             events.append(ev.GameOver(self.winners, self.scores()))
         else:
-            self.phase = Phase.PAUSE
+            self.phase = PAUSE
             self.phase_ends_at = self.now + self.timing.pause_length
             events.append(ev.PauseOpened(self.timing.pause_length))
 
@@ -457,13 +470,13 @@ class Game:
 
     def _need_player(self, seat: int) -> SeatState:
         s = self.seats[seat]
-        if s.kind is SeatKind.EMPTY:
+        if s.kind is EMPTY:
             raise Refused(Reason.SEAT_EMPTY, f"seat {seat} is empty")
         return s
 
     def _need_human(self, seat: int) -> SeatState:
         s = self._need_player(seat)
-        if s.kind is not SeatKind.HUMAN:
+        if s.kind is not HUMAN:
             raise Refused(Reason.SEAT_NOT_HUMAN, "bots do not vote or ask for a reshuffle (R30)")
         return s
 
@@ -478,7 +491,7 @@ class Game:
     # --- handlers: table ----------------------------------------------------------
 
     def _set_seat_count(self, c: SetSeatCount, events: list[ev.Event]) -> None:
-        self._need_phase(Phase.LOBBY)
+        self._need_phase(LOBBY)
         if c.seat_count not in SEAT_COUNTS:
             raise Refused(Reason.BAD_SEAT_COUNT, "a table has 4, 6 or 8 seats")
         kept = self.seats[: c.seat_count]
@@ -490,23 +503,23 @@ class Game:
     def _sit(self, c: Sit, events: list[ev.Event]) -> None:
         name = c.name.strip() if isinstance(c.name, str) else ""
         kind = SeatKind(c.kind)
-        if kind is SeatKind.EMPTY:
-            self._need_phase(Phase.LOBBY)  # R33: a seat in play keeps its hand and its place
+        if kind is EMPTY:
+            self._need_phase(LOBBY)  # R33: a seat in play keeps its hand and its place
             name = ""
         elif not 1 <= len(name) <= MAX_NAME_LENGTH or not name.isprintable():
             raise Refused(Reason.BAD_NAME, f"a name has 1 to {MAX_NAME_LENGTH} printable characters")
         s = self.seats[c.seat]
         s.kind, s.name = kind, name
-        s.connected = kind is not SeatKind.EMPTY
-        s.ready = s.ready and kind is SeatKind.HUMAN
+        s.connected = kind is not EMPTY
+        s.ready = s.ready and kind is HUMAN
         events.append(ev.SeatChanged(c.seat, kind.value, name))
-        if self.vote is not None and c.seat in self.vote.voters and kind is not SeatKind.HUMAN:
+        if self.vote is not None and c.seat in self.vote.voters and kind is not HUMAN:
             self._drop_voter(c.seat, events)
         self._open_if_all_ready(events)
 
     def _set_connected(self, c: SetConnected, events: list[ev.Event]) -> None:
         s = self._need_player(c.seat)
-        if s.kind is SeatKind.BOT or s.connected == c.connected:
+        if s.kind is BOT or s.connected == c.connected:
             return
         s.connected = bool(c.connected)
         events.append(ev.ConnectionChanged(c.seat, s.connected))
@@ -516,20 +529,20 @@ class Game:
             self._open_if_all_ready(events)  # R11: not waited for
 
     def _start_game(self, c: StartGame, events: list[ev.Event]) -> None:
-        self._need_phase(Phase.LOBBY)
-        empty = [i for i, s in enumerate(self.seats) if s.kind is SeatKind.EMPTY]
+        self._need_phase(LOBBY)
+        empty = [i for i, s in enumerate(self.seats) if s.kind is EMPTY]
         if empty:
             raise Refused(Reason.SEATS_NOT_FILLED, f"seats {empty} are empty", seats=empty)
         events.append(ev.GameStarted())
         self._open_sign_phase(events)
 
     def _start_next_round(self, c: StartNextRound, events: list[ev.Event]) -> None:
-        self._need_phase(Phase.PAUSE)
+        self._need_phase(PAUSE)
         self._open_sign_phase(events)
 
     def _new_game(self, c: NewGame, events: list[ev.Event]) -> None:
-        self._need_phase(Phase.OVER, Phase.PAUSE, Phase.SIGN, Phase.PLAY)
-        self.phase = Phase.LOBBY
+        self._need_phase(OVER, PAUSE, SIGN, PLAY)
+        self.phase = LOBBY
         self.round = 0
         self.teams = [TeamState() for _ in range(self.team_count)]
         for s in self.seats:
@@ -544,12 +557,12 @@ class Game:
     # --- handlers: the sign -------------------------------------------------------
 
     def _pick_sign(self, c: PickSign, events: list[ev.Event]) -> None:
-        self._need_phase(Phase.SIGN)
+        self._need_phase(SIGN)
         s = self._need_player(c.seat)
         team = self.teams[self.team(c.seat)]
         if c.sign not in SIGNS:
             raise Refused(Reason.UNKNOWN_SIGN, "pick one of the 24 signs")
-        if s.kind is SeatKind.BOT and self.seats[self.partner(c.seat)].kind is SeatKind.HUMAN:
+        if s.kind is BOT and self.seats[self.partner(c.seat)].kind is HUMAN:
             raise Refused(Reason.SIGN_LEFT_TO_PARTNER, "a bot leaves the sign to its human partner (R13)")
         if team.sign is not None:
             raise Refused(Reason.SIGN_ALREADY_FIXED, "your team's sign is already fixed")
@@ -558,7 +571,7 @@ class Game:
         team.sign = c.sign  # R9: never compared with another team's sign
 
     def _ready(self, c: Ready, events: list[ev.Event]) -> None:
-        self._need_phase(Phase.SIGN)
+        self._need_phase(SIGN)
         s = self._need_player(c.seat)
         if s.ready:
             raise Refused(Reason.ALREADY_READY, "you are already ready")
@@ -569,7 +582,7 @@ class Game:
     # --- handlers: exchanges ------------------------------------------------------
 
     def _swap(self, c: Swap, events: list[ev.Event]) -> None:
-        self._need_phase(Phase.PLAY)
+        self._need_phase(PLAY)
         s = self._need_player(c.seat)
         mine = next((i for i, card in enumerate(s.hand) if card.id == c.card), None)
         if mine is None:
@@ -587,7 +600,7 @@ class Game:
     # --- handlers: the channel ----------------------------------------------------
 
     def _take_channel(self, c: TakeChannel, events: list[ev.Event]) -> None:
-        self._need_phase(Phase.PLAY)
+        self._need_phase(PLAY)
         s = self._need_player(c.seat)
         if s.channel_held:
             raise Refused(Reason.CHANNEL_ALREADY_HELD, "you already hold your channel")
@@ -597,7 +610,7 @@ class Game:
         events.append(ev.ChannelTaken(c.seat))
 
     def _release_channel(self, c: ReleaseChannel, events: list[ev.Event]) -> None:
-        self._need_phase(Phase.PLAY)
+        self._need_phase(PLAY)
         s = self._need_player(c.seat)
         if not s.channel_held:
             raise Refused(Reason.CHANNEL_NOT_HELD, "you do not hold your channel")
@@ -612,7 +625,7 @@ class Game:
         events.append(ev.ChannelReleased(c.seat))
 
     def _choose_emoji(self, c: ChooseEmoji, events: list[ev.Event]) -> None:
-        self._need_phase(Phase.PLAY)
+        self._need_phase(PLAY)
         s = self._need_player(c.seat)
         if c.emoji not in SIGNS:
             raise Refused(Reason.UNKNOWN_SIGN, "pick one of the 24 emojis")
@@ -630,7 +643,7 @@ class Game:
     # --- handlers: calls ----------------------------------------------------------
 
     def _call_quatro(self, c: CallQuatro, events: list[ev.Event]) -> None:
-        self._need_phase(Phase.PLAY)
+        self._need_phase(PLAY)
         self._need_player(c.seat)
         if self.has_carre(c.seat) and not c.confirmed:  # R23
             raise Refused(Reason.CONFIRM_OWN_CARRE,
@@ -642,7 +655,7 @@ class Game:
         self._end_round(RoundEnd.QUATRO, c.seat, partner, correct, scorers, events)
 
     def _call_contre(self, c: CallContre, events: list[ev.Event]) -> None:
-        self._need_phase(Phase.PLAY)
+        self._need_phase(PLAY)
         self._need_player(c.seat)
         mine = self.team(c.seat)
         accused = c.team
@@ -656,7 +669,7 @@ class Game:
     # --- handlers: reshuffle ------------------------------------------------------
 
     def _request_reshuffle(self, c: RequestReshuffle, events: list[ev.Event]) -> None:
-        self._need_phase(Phase.PLAY)
+        self._need_phase(PLAY)
         self._need_human(c.seat)  # R30
         if self.reshuffled:
             raise Refused(Reason.RESHUFFLE_ALREADY_DONE, "this round was already reshuffled")
@@ -665,14 +678,14 @@ class Game:
         if self.last_vote_end is not None:
             self._wait(Reason.VOTE_TOO_SOON, self.last_vote_end + self.timing.vote_gap, "too soon after the last vote")
         voters = [i for i, s in enumerate(self.seats)
-                  if i != c.seat and s.kind is SeatKind.HUMAN and s.connected]  # R28
+                  if i != c.seat and s.kind is HUMAN and s.connected]  # R28
         self.vote = Vote(c.seat, voters, [], self.now + self.timing.vote_length)
         events.append(ev.VoteOpened(c.seat, tuple(voters), self.timing.vote_length))
         if not voters:
             self._end_vote(True, "accepted", events)
 
     def _answer_vote(self, c: AnswerVote, events: list[ev.Event]) -> None:
-        self._need_phase(Phase.PLAY)
+        self._need_phase(PLAY)
         vote = self.vote
         if vote is None:
             raise Refused(Reason.NO_VOTE, "no vote is running")
