@@ -41,6 +41,7 @@ DEFAULTS: dict[str, Any] = {
     "ping_interval": 5.0,  # seconds: a vanished phone is noticed within about two intervals
     "rate": 20.0,  # messages per second per socket (token bucket refill) …
     "burst": 40.0,  # … and the burst it allows
+    "outgoing_limit": 512,  # frames queued for one socket before it counts as stuck and is dropped
     "bot_factory": None,  # (seat, level, rng) -> bot; quatro_party.bots.make_bot when None
 }
 
@@ -105,7 +106,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         return resp
 
     def serve(ws: Any, kind: str) -> None:
-        conn = Connection(kind, ws, peer=request.remote_addr or "?")
+        conn = Connection(kind, ws, peer=request.remote_addr or "?", outgoing_limit=cfg["outgoing_limit"])
         bucket = TokenBucket(cfg["rate"], cfg["burst"])
         last_flood_error = 0.0
         table.connect(conn)

@@ -58,7 +58,7 @@ class Connection:
     table thread.
     """
 
-    def __init__(self, kind: str, ws: Any = None, peer: str = "?") -> None:
+    def __init__(self, kind: str, ws: Any = None, peer: str = "?", outgoing_limit: int = OUTGOING_LIMIT) -> None:
         self.id = next(_ids)
         self.kind = kind
         self.ws = ws
@@ -69,7 +69,7 @@ class Connection:
         self.greeted = False
         self.open = True
         self.sent_frames: list[str] | None = None  # tests may record raw frames here
-        self._out: queue.Queue[Any] = queue.Queue(OUTGOING_LIMIT)
+        self._out: queue.Queue[Any] = queue.Queue(outgoing_limit)
         self._writer: threading.Thread | None = None
         if ws is not None:
             self._tune_socket()

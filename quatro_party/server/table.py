@@ -37,7 +37,7 @@ log = logging.getLogger("quatro.server")
 #: How long a host-issued seat link stays usable (seconds of the table clock).
 MOVE_LINK_LIFETIME = 600.0
 #: Shortest sleep when a bot asks to be woken in the past (guards against a spinning bot).
-MIN_SLEEP = 0.001
+MIN_SLEEP = 0.01
 
 BOT_NAMES = ("Ada", "Bix", "Cleo", "Dex", "Eno", "Fay", "Gus", "Hal")
 

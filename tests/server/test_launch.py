@@ -1,0 +1,70 @@
+"""The launcher: command line, printed join URL and QR code, and a clean stop on Ctrl-C / SIGTERM."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from simple_websocket import ConnectionClosed
+
+from quatro_party.launch import DEFAULT_PORT, _parser
+from quatro_party.server.testing import WsClient
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_options_and_defaults():
+    args = _parser().parse_args([])
+    assert args.port == DEFAULT_PORT == 8765 and args.seats == 4 and args.bots == "normal"
+    args = _parser().parse_args(["--port", "9000", "--host-ip", "10.0.0.5", "--seats", "6", "--bots", "hard",
+                                 "--seed", "7", "--time-scale", "0.1", "--no-browser"])
+    assert (args.port, args.host_ip, args.seats, args.bots, args.seed, args.time_scale, args.no_browser) == \
+        (9000, "10.0.0.5", 6, "hard", 7, 0.1, True)
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["--seats", "5"])
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_stop_closes_every_socket_with_1001_within_two_seconds(signum):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "quatro_party.launch", "--port", "0", "--bind", "127.0.0.1", "--no-browser",
+         "--no-mdns", "--seats", "6", "--seed", "2"],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True)
+    try:
+        out = ""
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            out += line
+            if line.startswith("Port "):
+                break
+        port = int(re.search(r"Port (\d+)", out).group(1))
+        assert re.search(rf"open\s+http://[\d.]+:{port}/", out), out  # the join URL is printed
+        assert "█" in out  # and a QR code drawn in the terminal
+        secret = re.search(r"/screen#host=(\S+)", out).group(1)
+        screen = WsClient(f"ws://127.0.0.1:{port}/ws/screen")
+        screen.send({"type": "hello", "host": secret})
+        first = screen.expect("state")
+        assert first["table"]["host"] is True and first["view"]["seat_count"] == 6
+        phone = WsClient(f"ws://127.0.0.1:{port}/ws/phone")
+        phone.hello()
+        phone.join(0, "Ana")
+        t = time.monotonic()
+        proc.send_signal(signum)
+        for client in (phone, screen):
+            with pytest.raises(ConnectionClosed) as closed:
+                while time.monotonic() - t < 3:
+                    client.recv(timeout=0.5)
+            assert closed.value.reason == 1001
+        assert proc.wait(timeout=2.5) == 0
+        assert time.monotonic() - t < 2.0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -1,0 +1,173 @@
+"""The table actor: its scheduler (with an injected clock), sockets that misbehave, and fuzzed messages."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from quatro_party.protocol import HOST_ACTION_TYPES, PHONE_ACTION_TYPES
+from quatro_party.server.connection import Connection
+from quatro_party.server.table import Table
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand: no sleeping on the rules' long timers."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.lock = threading.Lock()
+
+    def __call__(self) -> float:
+        with self.lock:
+            return self.now
+
+    def advance(self, seconds: float) -> None:
+        with self.lock:
+            self.now += seconds
+
+
+def test_scheduler_drives_every_deadline_with_an_injected_clock(live_server_factory):
+    """R11 sign-phase timeout, R32 void round and pause, all by moving the clock, not by waiting."""
+    clock = FakeClock()
+    server = live_server_factory(clock=clock)
+    screen = server.screen()
+    phones = [server.phone() for _ in range(4)]
+    for seat, phone in enumerate(phones):
+        phone.join(seat, f"P{seat}")
+    screen.host("start_game")
+    view = screen.wait_state(lambda v: v["phase"] == "sign")
+    assert view["clock"] == 30.0
+    clock.advance(29.9)
+    server.table.poke()
+    assert server.summary()["view"]["phase"] == "sign"  # not yet (nothing changed, so nothing was sent)
+    clock.advance(0.2)
+    server.table.poke()  # R11: nobody said ready, the round opens after 30 s anyway; R12 random signs
+    view = screen.wait_state(lambda v: v["phase"] == "play")
+    assert all(t["random_sign"] for t in view["teams"])
+    assert view["clock"] == 179.9  # the round opened at the deadline, 0.1 s ago
+    clock.advance(179.9)
+    server.table.poke()  # R32: no call in 3 minutes → void, then a 30 s pause
+    view = screen.wait_state(lambda v: v["phase"] == "pause")
+    assert view["result"]["end"] == "void" and view["clock"] == 30.0
+    clock.advance(30.0)
+    server.table.poke()
+    assert screen.wait_state(lambda v: v["phase"] == "sign")["round"] == 2
+
+
+def test_table_thread_sleeps_until_the_next_deadline_without_polling():
+    clock = FakeClock()
+    table = Table({"clock": clock, "host_secret": "s", "seed": 1})
+    assert table._sleep_for() is None  # lobby, no bot: block until a message comes
+    table._put_bot(0, "easy")
+    for seat in (1, 2, 3):
+        table._put_bot(seat, "easy")
+    table._host_start_game(None)
+    table._flush()
+    wake = table._sleep_for()
+    assert wake is not None and 0 < wake <= 180.0
+
+
+def test_every_server_socket_has_tcp_nodelay(live_server):
+    live_server.screen()
+    live_server.phone()
+
+    def flags() -> list[int]:
+        return [c.ws.sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) for c in live_server.table.conns]
+
+    values = live_server.table.call(flags)
+    assert len(values) == 2 and all(values)
+
+
+def test_a_phone_that_stops_reading_never_stalls_the_table(live_server_factory):
+    """A stuck phone fills its own queue and is dropped (its seat stays, R33); the others keep their pace."""
+    server = live_server_factory(outgoing_limit=16, rate=1e6, burst=1e6)
+    screen = server.screen()
+    stuck = socket.socket()
+    stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # a phone that stopped reading: tiny window
+    stuck.connect(("127.0.0.1", server.port))
+    from wsproto import ConnectionType, WSConnection
+    from wsproto.events import Request, TextMessage
+
+    ws = WSConnection(ConnectionType.CLIENT)
+    stuck.sendall(ws.send(Request(host="x", target="/ws/phone")))
+    ws.receive_data(stuck.recv(4096))
+    stuck.sendall(ws.send(TextMessage(data=json.dumps({"type": "join", "seat": 0, "name": "Stuck"}))))
+    screen.wait_state(lambda v: v["seats"][0]["name"] == "Stuck")
+
+    def shrink() -> None:  # and a small send buffer on our side, so it fills in a few frames
+        for c in server.table.conns:
+            if c.kind == "phone":
+                c.ws.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+
+    server.table.call(shrink)
+    worst = 0.0
+    try:
+        for i in range(300):
+            t = time.monotonic()
+            assert screen.host("settings", language="fr" if i % 2 else "en")["type"] == "ok"
+            worst = max(worst, time.monotonic() - t)
+        view = screen.wait_state(lambda v: not v["seats"][0]["connected"], timeout=5)
+        assert view["seats"][0]["name"] == "Stuck"
+        assert worst < 1.0, f"the screen waited {worst:.2f} s for a reply"
+    finally:
+        stuck.close()
+
+
+class Capture(Connection):
+    """A connection without a socket that keeps what the table would send it."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(kind)
+        self.sent: list[dict[str, Any]] = []
+
+    def send_text(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+
+_scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 50), st.text(max_size=8),
+                     st.sampled_from(["🍍", "🐳", "x" * 200]), st.floats(allow_nan=True))
+_values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5),
+                                                                                          inner, max_size=3),
+                       max_leaves=6)
+_types = st.sampled_from(["hello", "join", "leave", *PHONE_ACTION_TYPES, *HOST_ACTION_TYPES, "nope"])
+_fields = st.sampled_from(["seat", "name", "card", "place", "expected", "sign", "emoji", "confirmed", "team",
+                           "accept", "count", "level", "token", "host", "id", "bot_level", "language"])
+_messages = st.one_of(
+    st.builds(lambda t, f: json.dumps({"type": t, **f}), _types, st.dictionaries(_fields, _values, max_size=4)),
+    st.text(max_size=40),
+    st.binary(max_size=40),
+)
+
+
+@pytest.fixture(scope="module")
+def fuzz_table():
+    """One table for every fuzzed example: state piles up across examples, as it would in a long evening."""
+    table = Table({"host_secret": "s", "seed": 3, "time_scale": 0.05}).start()
+    yield table
+    table.stop()
+
+
+@settings(max_examples=300, deadline=None)
+@given(phone_msgs=st.lists(_messages, max_size=12), screen_msgs=st.lists(_messages, max_size=6))
+def test_fuzzed_messages_never_break_the_table(fuzz_table, phone_msgs, screen_msgs):
+    """Nothing a client sends crashes the table: every message gets at most a reply, the table stays usable."""
+    table = fuzz_table
+    phone, screen = Capture("phone"), Capture("screen")
+    table.call(lambda: (table._on_connect(phone), table._on_connect(screen)))
+    table.call(lambda: table._on_message(screen, json.dumps({"type": "hello", "host": "s"})))
+    for i, raw in enumerate(phone_msgs):
+        table.receive(phone, raw)
+        if i < len(screen_msgs):
+            table.receive(screen, screen_msgs[i])
+    summary = table.call(table.summary)
+    assert summary["view"]["phase"] in ("lobby", "sign", "play", "pause", "over")
+    errors = [m for m in phone.sent + screen.sent if m["type"] == "error"]
+    assert all(e["code"] != "internal" for e in errors), errors
+    table.call(lambda: (table._on_disconnect(phone), table._on_disconnect(screen)))
