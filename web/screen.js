@@ -94,9 +94,9 @@ function render() {
   document.body.dataset.seats = String(view.seat_count);
   renderBar();
   renderJoin();
+  renderHostBar(); // before the seats: the bar's height decides the room left for the table
   renderSeats();
   renderCentre();
-  renderHostBar();
   renderOver();
   renderNotices();
   tick();
@@ -357,6 +357,7 @@ function renderOver() {
   if (view.phase !== 'over') return;
   const winners = view.winners || [];
   box.append(el('div', 'over-title', t('over_title')));
+  if (view.result) box.append(el('p', 'over-last', resultSentence(view.result)));
   const names = joinList(winners.map((w) => teamName(w)));
   const head = el('h2', 'over-winners', winners.length > 1 ? t('wins_many', { teams: names }) : t('wins_one', { teams: names }));
   box.append(head);
@@ -519,6 +520,8 @@ function burst(seat, emoji) {
   setTimeout(() => b.remove(), 1600);
   document.body.dataset.bursts = String(Number(document.body.dataset.bursts || 0) + 1);
 }
+
+window.addEventListener('resize', () => render());
 
 // --- chrome: language, mute -------------------------------------------------------------------------
 document.documentElement.lang = language();

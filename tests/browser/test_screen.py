@@ -98,6 +98,7 @@ def test_lobby_qr_join_url_seats_and_host_controls(live_server, tv_context, chro
     # French, switchable and remembered.
     page.click("#lang")
     screen.wait("document.querySelector('#join-title').textContent === 'Scannez pour jouer'")
+    screen.assert_fits()
     screen.shot(screenshot_dir, "lobby-fr")
     page.reload()
     screen.wait("document.querySelector('#join-title').textContent === 'Scannez pour jouer'")
@@ -179,30 +180,32 @@ def test_full_round_play_emission_swap_call_and_reveal(live_server, tv_context, 
     # Ana's partner (seat 2, a bot) holds four kings: her Quatro! will be right.
     table = live_server.table
     table.call(lambda: table.game.set_position("AQJT AQJT KKKK AQJT | AQJT"))
-    # R17–R18: Ana takes her channel and shows a fox: the screen bursts it at her seat.
     assert ana.act("take_channel")["type"] == "ok"
-    screen.wait("document.querySelector('.seat[data-seat=\"0\"]').classList.contains('held')")
-    assert ana.act("choose_emoji", emoji="🦊")["type"] == "ok"
-    screen.wait("document.querySelector('#fx .burst[data-seat=\"0\"]') !== null", timeout=5)
-    assert "🦊" in screen.text('#fx .burst[data-seat="0"]')
-    size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#fx .burst-emoji')).fontSize)")
-    assert size >= 160
+    screen.wait("document.querySelector('.seat[data-seat=\"0\"]').classList.contains('held')")  # R17: the lamp
 
-    # R14: Ana swaps her first card with place 0; the centre shows it, sliding in.
+    # R14: Ana swaps a card with place 0; the centre shows it, sliding in from her seat.
     for _ in range(3):  # a bot may take place 0 first (R16): then look again and retry
         view = ana.wait_state(lambda v: v["phase"] == "play"
-                              and {c["rank"] for c in v["you"]["hand"]} == {"A", "K", "Q", "J", "10"} - {"K"})
-        card, expected = view["you"]["hand"][0], view["centre"][0]
+                              and {c["rank"] for c in v["you"]["hand"]} == {"A", "Q", "J", "10"})
+        expected = view["centre"][0]
+        card = next(c for c in view["you"]["hand"] if c["rank"] != expected["rank"])
         reply = ana.act("swap", card=card["id"], place=0, expected=expected["id"])
         if reply["type"] == "ok":
             break
     assert reply["type"] == "ok", reply
     screen.wait(f"document.querySelector('#places .card[data-place=\"0\"]').dataset.card === '{card['id']}'")
     assert page.locator('#places .card[data-place="0"].just-swapped').count() == 1
+
+    # R18: she shows a fox: the screen bursts it, big, at her seat.
+    assert ana.act("choose_emoji", emoji="🦊")["type"] == "ok"
+    screen.wait("document.querySelector('#fx .burst[data-seat=\"0\"]') !== null", timeout=5)
+    assert "🦊" in screen.text('#fx .burst[data-seat="0"]')
+    size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#fx .burst-emoji')).fontSize)")
+    assert size >= 160
     heights = page.evaluate("[...document.querySelectorAll('#places .card')].map(c => c.offsetHeight)")
     assert len(heights) == 4 and min(heights) >= 120
     assert re.fullmatch(r"[23]:\d\d", screen.text("#clock"))
-    time.sleep(0.25)  # mid-slide and mid-burst
+    time.sleep(0.3)  # mid-burst
     screen.assert_fits()
     screen.shot(screenshot_dir, "play")
 
