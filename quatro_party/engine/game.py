@@ -299,6 +299,7 @@ class Game:
         """Carry out ``command`` at time ``now`` (after any deadline due by then).
 
         A refused command changes nothing: every check is made before any change.
+        A ``now`` earlier than the game's clock counts as the game's clock (time never goes back).
         """
         handler: Callable[[Any, list[ev.Event]], None] | None = self._handlers.get(type(command))
         if handler is None:  # a caller's bug, not a player's mistake: raise before time moves
@@ -509,8 +510,11 @@ class Game:
         elif not 1 <= len(name) <= MAX_NAME_LENGTH or not name.isprintable():
             raise Refused(Reason.BAD_NAME, f"a name has 1 to {MAX_NAME_LENGTH} printable characters")
         s = self.seats[c.seat]
+        # A seat that stays human keeps its connection state: renaming an absent player is not a
+        # reconnection (R33; only SetConnected says a device came back, with its public event).
+        if not (kind is HUMAN and s.kind is HUMAN):
+            s.connected = kind is not EMPTY
         s.kind, s.name = kind, name
-        s.connected = kind is not EMPTY
         s.ready = s.ready and kind is HUMAN
         events.append(ev.SeatChanged(c.seat, kind.value, name))
         if self.vote is not None and c.seat in self.vote.voters and kind is not HUMAN:

@@ -101,3 +101,19 @@ def test_new_game_goes_back_to_the_lobby_with_same_seats_and_scores_at_zero():
     assert [s.kind for s in game.seats] == [SeatKind.HUMAN, SeatKind.BOT] * 2
     assert all(not s.hand for s in game.seats) and game.centre == []
     refused(game.apply(NewGame(), 1.0), Reason.WRONG_PHASE)
+
+
+def test_r33_renaming_an_absent_player_does_not_reconnect_them():
+    game = playing(4)
+    ok(game.apply(SetConnected(1, False), 1.0))
+    out = ok(game.apply(Sit(1, SeatKind.HUMAN, "Bobby"), 2.0))
+    assert [e.to_json()["type"] for e in out.events] == ["seat_changed"]
+    assert game.seats[1].connected is False and table_view(game, 2.0)["seats"][1]["name"] == "Bobby"
+    out = ok(game.apply(SetConnected(1, True), 3.0))  # the device coming back is its own, public event
+    assert [e.to_json() for e in out.events] == [{"type": "connection_changed", "seat": 1, "connected": True}]
+
+
+def test_r3_a_phone_taking_a_bots_seat_is_connected():
+    game = playing(4, "HBHB")
+    ok(game.apply(Sit(1, SeatKind.HUMAN, "Zoe"), 1.0))
+    assert game.seats[1].connected and table_view(game, 1.0)["seats"][1]["connected"]
