@@ -438,16 +438,29 @@ function tickClock() {
     el.classList.toggle('late', s <= 30);
     el.setAttribute('aria-label', t('clock_label'));
   }
-  for (const c of document.querySelectorAll('[data-countdown]')) {
-    const s = left(Number(c.dataset.countdown));
+  // Countdowns keep the moment they end (performance.now() ms), so a screen that is not rebuilt stays right.
+  const v2 = S.view;
+  for (const c of document.querySelectorAll('[data-ends]')) {
+    if (v2 && v2.clock != null) c.dataset.ends = String(S.at + v2.clock * 1000);
+    const s = Math.max(0, (Number(c.dataset.ends) - performance.now()) / 1000);
     c.textContent = String(Math.ceil(s));
   }
 }
 
 // ----- join and waiting room
 
+// Rebuild a screen only when what it shows changed: a tap is never lost to a DOM swapped under the finger.
+const shownKeys = {};
+function changed(screen, ...parts) {
+  const key = JSON.stringify([language(), ...parts]);
+  if (shownKeys[screen] === key) return false;
+  shownKeys[screen] = key;
+  return true;
+}
+
 function renderJoin() {
   const v = S.view;
+  if (!changed('join', v && v.phase, v && v.seats.map((s) => [s.kind, s.name, s.connected]), S.joinMsg)) return;
   $('name-label').textContent = t('name_label');
   const input = $('name');
   input.placeholder = t('name_placeholder');
@@ -513,6 +526,7 @@ function seatLine(i, extra = '') {
 function renderWait() {
   const v = S.view;
   const you = me();
+  if (!changed('wait', you.seat, v.seats.map((s) => [s.kind, s.name, s.connected]))) return;
   $('screen-wait').className = `screen team-${you.team}`;
   $('wait-body').replaceChildren(
     h('h1', { class: 'brand' }, 'Quatro ', h('span', { text: 'Party' })),
@@ -538,6 +552,7 @@ function renderSign() {
   const seat = mySeat();
   const fixed = you.sign;
   const pick = fixed || S.signPick;
+  if (!changed('sign', v.round, fixed, S.signPick, you.last_sign, seat.ready, v.seats.map((s) => s.ready))) return;
   $('screen-sign').className = `screen team-${you.team}`;
   const grid = h('div', { class: 'emoji-grid', role: 'radiogroup', 'aria-label': t('sign_title') },
     v.signs.map((e) => {
@@ -572,11 +587,15 @@ function renderSign() {
         h('h2', { text: t('sign_title') }),
         h('p', { class: 'hint', text: t('sign_hint') })),
       h('div', { class: 'countdown', role: 'timer', 'aria-label': t('round_starts_in') },
-        h('span', { 'data-countdown': String(v.clock ?? 0), text: String(Math.ceil(left(v.clock) || 0)) }),
+        h('span', { 'data-ends': String(S.at + (v.clock ?? 0) * 1000), text: String(Math.ceil(left(v.clock) || 0)) }),
         h('small', { text: 's' }))),
     big, grid,
     h('p', { class: 'hint', text: t('random_if_none') }),
-    h('div', { class: 'sign-actions' }, lockBtn, readyBtn));
+    h('div', { class: 'sign-actions' }, lockBtn, readyBtn),
+    h('ul', { class: 'ready-list', 'aria-label': t('ready') }, v.seats.filter((s) => s.kind !== 'empty').map((s) => h('li', {
+      class: `team-${s.team}${s.ready ? ' ok' : ''}${s.connected ? '' : ' gone'}`,
+    }, h('b', { class: 'shape', text: TEAM_SHAPES[s.team] }), s.seat === you.seat ? t('you_tag') : s.name,
+    s.ready ? ' ✓' : ' …'))));
 }
 
 // ----- play
@@ -942,6 +961,7 @@ function renderReveal() {
   const you = me();
   const r = v.result;
   const over = v.phase === 'over';
+  if (!changed('reveal', v.phase, r, v.teams.map((x) => x.score), v.winners, v.seats.map((s) => s.name))) return;
   $('screen-reveal').className = `screen team-${you.team}`;
   const kids = [];
   if (over) {
@@ -967,7 +987,7 @@ function renderReveal() {
     h('span', { class: 'who', text: seatName(i) }), miniHand(r.hands[i], r.carres.includes(i))))) : null))));
   if (!over && v.clock != null) {
     kids.push(h('div', { class: 'next' }, h('span', { text: t('next_round_in') }),
-      h('b', { class: 'countdown-inline' }, h('span', { 'data-countdown': String(v.clock), text: String(Math.ceil(left(v.clock))) }), ' s')));
+      h('b', { class: 'countdown-inline' }, h('span', { 'data-ends': String(S.at + v.clock * 1000), text: String(Math.ceil(left(v.clock))) }), ' s')));
   }
   $('reveal-body').replaceChildren(...kids);
 }
