@@ -883,7 +883,8 @@ function renderStrip(you) {
   const strip = $('strip');
   if (stripChips.length !== v.seats.length) {
     stripChips.length = 0;
-    strip.style.setProperty('--n', String(v.seats.length));
+    strip.style.setProperty('--n', String(v.seats.length > 6 ? 4 : v.seats.length));
+    strip.classList.toggle('many', v.seats.length > 6);
     strip.replaceChildren(...v.seats.map((s) => {
       const chip = h('div', { class: 'chip', 'data-seat': s.seat },
         h('span', { class: 'chip-emoji emoji', 'aria-hidden': 'true' }),
