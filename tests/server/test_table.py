@@ -171,3 +171,30 @@ def test_fuzzed_messages_never_break_the_table(fuzz_table, phone_msgs, screen_ms
     errors = [m for m in phone.sent + screen.sent if m["type"] == "error"]
     assert all(e["code"] != "internal" for e in errors), errors
     table.call(lambda: (table._on_disconnect(phone), table._on_disconnect(screen)))
+
+
+def test_shared_serialisation_is_byte_identical_to_the_engine_views():
+    """The frame text equals ``json.dumps`` of the engine's ``seat_view`` / ``table_view`` message exactly."""
+    from quatro_party.engine import seat_view, table_view
+    from quatro_party.protocol import json_text, state_message
+
+    table = Table({"host_secret": "s", "seed": 5, "seats": 6})
+    phones = [Capture("phone") for _ in range(3)]
+    screen, watcher = Capture("screen"), Capture("screen")
+    for c in (*phones, screen, watcher):
+        table._on_connect(c)
+    table._on_message(screen, json.dumps({"type": "hello", "host": "s"}))
+    table._on_message(watcher, json.dumps({"type": "hello", "host": None}))
+    for seat, c in enumerate(phones):
+        table._on_message(c, json.dumps({"type": "join", "seat": seat, "name": f"P{seat}"}))
+    table._on_message(screen, json.dumps({"type": "start_game"}))
+    for c in phones:
+        table._on_message(c, json.dumps({"type": "ready"}))
+    assert table.game.phase.value == "play"
+    events = [{"type": "swapped", "seat": 1, "note": "é🐳"}]
+    now = table.clock()
+    cache: dict = {}
+    for c in (*phones, screen, watcher):
+        view = seat_view(table.game, c.seat, now) if c.seat is not None else table_view(table.game, now)
+        expected = json_text(state_message(view, events, table=table._public(c)))
+        assert table._state_text(c, events, now, cache) == expected
