@@ -13,9 +13,10 @@ What is measured (loopback, 8 phone sockets + 1 big-screen socket):
   frame with that swap's event. (Lost races, R16, produce no update and are not counted.)
 * **bare**: a minimal flask-sock server (child process, ``TCP_NODELAY`` on its sockets,
   one lock per socket) that relays each phone's message to all 9 sockets as a payload
-  of the host's median state-frame size. Same clients, same schedule, same measure.
+  of the host's median state-frame size. Same number of clients, same rate, same measure.
 
-Both servers run in their own process so the clients' threads do not share their GIL.
+Both servers run in their own process (the clients' threads do not share their GIL) at the
+same time, their messages interleaved half a step apart, so a busy machine weighs on both alike.
 Figures are printed; nothing is asserted (the targets: host p99 ≤ 2× bare p99 and < 10 ms).
 """
 
@@ -164,105 +165,128 @@ def _latest_view(listener: Listener) -> dict[str, Any] | None:
     return None
 
 
-def run_host(seconds: float, scale: float) -> tuple[list[float], int, int]:
-    """Latencies (s) of accepted swaps, the median state-frame size, and the number of swaps sent."""
-    proc, out = _start_child(["-m", "quatro_party.launch", "--port", "0", "--bind", "127.0.0.1", "--no-browser",
-                              "--no-mdns", "--quiet", "--seats", "8", "--seed", "1", "--time-scale", str(scale)])
-    try:
+class HostSide:
+    """The real host (child process) with 8 seated phones in play and the host's big screen."""
+
+    def __init__(self, scale: float) -> None:
+        self.proc, out = _start_child(["-m", "quatro_party.launch", "--port", "0", "--bind", "127.0.0.1",
+                                       "--no-browser", "--no-mdns", "--quiet", "--seats", "8", "--seed", "1",
+                                       "--time-scale", str(scale)])
         port = int(re.search(r"Port (\d+)", out).group(1))
         secret = re.search(r"#host=(\S+)", out).group(1)
         base = f"ws://127.0.0.1:{port}"
-        screen = Listener(base + "/ws/screen")
-        screen.send(json.dumps({"type": "hello", "host": secret}))
-        phones = [Listener(base + "/ws/phone") for _ in range(PHONES)]
-        for seat, ph in enumerate(phones):
+        self.screen = Listener(base + "/ws/screen")
+        self.screen.send(json.dumps({"type": "hello", "host": secret}))
+        self.phones = [Listener(base + "/ws/phone") for _ in range(PHONES)]
+        for seat, ph in enumerate(self.phones):
             ph.send(json.dumps({"type": "hello", "token": None}))
             ph.send(json.dumps({"type": "join", "seat": seat, "name": f"P{seat}"}))
-        _wait(lambda: all('"you"' in ph.latest for ph in phones))
-        screen.send(json.dumps({"type": "start_game"}))
-        _wait(lambda: all('"phase":"sign"' in ph.latest for ph in phones))
-        for ph in phones:
+        _wait(lambda: all('"you"' in ph.latest for ph in self.phones))
+        self.screen.send(json.dumps({"type": "start_game"}))
+        _wait(lambda: all('"phase":"sign"' in ph.latest for ph in self.phones))
+        for ph in self.phones:
             ph.send(json.dumps({"type": "ready"}))
-        _wait(lambda: all('"phase":"play"' in ph.latest for ph in phones))
+        _wait(lambda: all('"phase":"play"' in ph.latest for ph in self.phones))
+        self.everyone = [self.screen, *self.phones]
+        self.sent: list[tuple[str, float]] = []  # (the swap's event text, when it was sent); a key may repeat
+
+    def frame_size(self) -> int:
+        sizes = sorted(len(t.encode()) for lst in self.everyone for _, t in lst.frames if t.startswith('{"type":"state"'))
+        return sizes[len(sizes) // 2]
+
+    def send(self, n: int) -> None:
+        """Phone ``n % 8`` swaps its card ``n // 8 % 4`` with place ``seat % 4``, as a phone would: from its view."""
+        seat = n % PHONES
+        view = _latest_view(self.phones[seat])
+        if view is None or view["phase"] != "play":
+            return
+        place = seat % 4
+        card = view["you"]["hand"][n // PHONES % 4]["id"]
+        key = f'"type":"swapped","seat":{seat},"place":{place},"put":{{"id":{card},'
+        self.sent.append((key, self.phones[seat].send(json.dumps(
+            {"type": "swap", "card": card, "place": place, "expected": view["centre"][place]["id"]}))))
+
+    def latencies(self) -> list[float]:
+        found = []
+        for i, (key, t0) in enumerate(self.sent):
+            # A frame belongs to this send only until the same swap text is sent again (a refused
+            # swap, R16, must not borrow the next identical swap's update).
+            until = next((t for k, t in self.sent[i + 1:] if k == key), float("inf"))
+            arrivals = [next((t for t, text in lst.frames if t0 <= t < until and key in text), None)
+                        for lst in self.everyone]
+            if None not in arrivals:
+                found.append(max(arrivals) - t0)
+        return found
+
+    def close(self) -> None:
+        for lst in self.everyone:
+            lst.close()
+        _stop_child(self.proc)
+
+
+class BareSide:
+    """The bare flask-sock broadcast server (child process) with 9 sockets."""
+
+    def __init__(self, payload: int) -> None:
+        self.proc, out = _start_child([str(Path(__file__).resolve()), "--bare-server", str(payload)])
+        port = int(re.search(r"PORT (\d+)", out).group(1))
+        self.everyone = [Listener(f"ws://127.0.0.1:{port}/ws") for _ in range(PHONES + 1)]
+        self.sent: list[tuple[str, float]] = []
+
+    def send(self, n: int) -> None:
+        tag = f"m{n}-"
+        self.sent.append((f'"tag": "{tag}"', self.everyone[1 + n % PHONES].send(tag)))
+
+    def latencies(self) -> list[float]:
+        found = []
+        for key, t0 in self.sent:
+            arrivals = [next((t for t, text in lst.frames if key in text), None) for lst in self.everyone]
+            if None not in arrivals:
+                found.append(max(arrivals) - t0)
+        return found
+
+    def close(self) -> None:
+        for lst in self.everyone:
+            lst.close()
+        _stop_child(self.proc)
+
+
+def run(seconds: float, scale: float) -> tuple[list[float], list[float], int, int]:
+    """Both servers over the same period, their messages interleaved, so both see the same machine load.
+
+    Returns host latencies, bare latencies (s), the payload size and the number of swaps sent.
+    """
+    host = HostSide(scale)
+    bare = None
+    try:
+        payload = host.frame_size()
+        bare = BareSide(payload)
+        time.sleep(0.3)
         cooldown = 2.0 * scale
-        sent: list[tuple[str, float]] = []  # (the swap's event text, when it was sent); a key may repeat
+        step = cooldown / PHONES  # each phone every cooldown (+30 ms slack per lap against R15 refusals)
         start = time.perf_counter() + 0.2
-        n = 0
         end = start + min(seconds, 170 * scale)  # stay inside the round (R32: void after 180 s)
+        n = 0
         while True:
-            seat = n % PHONES
-            at = start + n * (cooldown / PHONES) + 0.03 * (n // PHONES)  # each phone every cooldown (+30 ms slack)
+            at = start + n * step + 0.03 * (n // PHONES)
             if at > end:
                 break
             time.sleep(max(0.0, at - time.perf_counter()))
-            view = _latest_view(phones[seat])
-            if view is None or view["phase"] != "play":
-                break
-            hand, centre = view["you"]["hand"], view["centre"]
-            place = seat % 4
-            card = hand[n // PHONES % 4]["id"]
-            key = f'"type":"swapped","seat":{seat},"place":{place},"put":{{"id":{card},'
-            sent.append((key, phones[seat].send(json.dumps(
-                {"type": "swap", "card": card, "place": place, "expected": centre[place]["id"]}))))
+            host.send(n)
+            time.sleep(max(0.0, at + step / 2 - time.perf_counter()))  # the bare message half a step later
+            bare.send(n)
             n += 1
         time.sleep(0.3)
-        everyone = [screen, *phones]
-        latencies = []
-        for i, (key, t0) in enumerate(sent):
-            # A frame belongs to this send only until the same swap text is sent again (a refused
-            # swap must not borrow the next identical swap's update).
-            until = next((t for k, t in sent[i + 1:] if k == key), float("inf"))
-            arrivals = []
-            for lst in everyone:
-                hit = next((t for t, text in lst.frames if t0 <= t < until and key in text), None)
-                if hit is None:
-                    break
-                arrivals.append(hit)
-            if len(arrivals) == len(everyone):
-                latencies.append(max(arrivals) - t0)
-        sizes = sorted(len(text.encode()) for lst in everyone for _, text in lst.frames if text.startswith('{"type":"state"'))
-        for lst in everyone:
-            lst.close()
-        return latencies, sizes[len(sizes) // 2], len(sent)
+        return host.latencies(), bare.latencies(), payload, len(host.sent)
     finally:
-        _stop_child(proc)
-
-
-def run_bare(seconds: float, scale: float, payload: int) -> list[float]:
-    proc, out = _start_child([str(Path(__file__).resolve()), "--bare-server", str(payload)])
-    try:
-        port = int(re.search(r"PORT (\d+)", out).group(1))
-        everyone = [Listener(f"ws://127.0.0.1:{port}/ws") for _ in range(PHONES + 1)]
-        phones = everyone[1:]
-        time.sleep(0.3)
-        cooldown = 2.0 * scale
-        sent: dict[str, float] = {}
-        start = time.perf_counter() + 0.2
-        n = 0
-        while True:
-            at = start + n * (cooldown / PHONES) + 0.03 * (n // PHONES)
-            if at > start + min(seconds, 170 * scale):
-                break
-            time.sleep(max(0.0, at - time.perf_counter()))
-            tag = f"m{n}-"
-            sent[f'"tag": "{tag}"'] = phones[n % PHONES].send(tag)
-            n += 1
-        time.sleep(0.3)
-        latencies = []
-        for key, t0 in sent.items():
-            arrivals = [next((t for t, text in lst.frames if key in text), None) for lst in everyone]
-            if None not in arrivals:
-                latencies.append(max(arrivals) - t0)
-        for lst in everyone:
-            lst.close()
-        return latencies
-    finally:
-        _stop_child(proc)
+        host.close()
+        if bare is not None:
+            bare.close()
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seconds", type=float, default=30.0, help="measuring time for each server (default 30)")
+    ap.add_argument("--seconds", type=float, default=30.0, help="measuring time (default 30)")
     ap.add_argument("--time-scale", type=float, default=1.0,
                     help="rule timing factor (0.25: 0.5 s cooldown, 4× more swaps per second)")
     ap.add_argument("--bare-server", type=int, metavar="PAYLOAD", help=argparse.SUPPRESS)
@@ -272,9 +296,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     rate = PHONES / (2.0 * args.time_scale)
     print(f"loopback, {PHONES} phones + 1 screen, {rate:.1f} swaps/s (every phone at its R15 limit), "
-          f"{args.seconds:.0f} s per server, {os.cpu_count()} CPUs")
-    host, payload, tried = run_host(args.seconds, args.time_scale)
-    bare = run_bare(args.seconds, args.time_scale, payload)
+          f"{args.seconds:.0f} s, host and bare interleaved, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
+    host, bare, payload, tried = run(args.seconds, args.time_scale)
     print(f"median state frame: {payload} bytes; host swaps sent {tried}, accepted and measured {len(host)}")
     print(f"{'':<34}{'n':>6}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
     for name, samples in (("host (swap → last of 9 sockets)", host), ("bare flask-sock broadcast", bare)):
