@@ -25,7 +25,8 @@ const S = {
   swapCoolEnd: 0, // performance.now() ms
   channelCoolEnd: 0,
   callBusy: false,
-  lastEmitAt: 0, // performance.now() of the last "emitted" event for our seat
+  lastEmitAt: 0,
+  lastMsgAt: 0, // performance.now() of the last "emitted" event for our seat
   modal: null, // kind of the open modal
   signPick: null, // emoji chosen in the grid, not locked in yet
   joinMsg: '',
@@ -206,11 +207,9 @@ const link = new Link('/ws/phone', {
   hello: () => ({ type: 'hello', token: localStorage.getItem(TOKEN_KEY) || null }),
   onMessage,
   onStatus: (status) => {
-    const was = S.status;
-    S.status = status;
+    // 'open' is only the socket: the banner stays until the server's first answer to our hello (see onMessage).
+    S.status = status === 'open' ? 'syncing' : status;
     if (status === 'open') {
-      if (S.everOnline && was !== 'open') toast(t('back_online'), 'ok', 1500);
-      S.everOnline = true;
       S.callBusy = false;
       S.pending = null;
     }
@@ -219,7 +218,32 @@ const link = new Link('/ws/phone', {
 });
 window.quatroLink = link; // for tests and debugging
 
+// Back from a locked screen or another app: a socket can look open and be dead. Ask for a fresh view; with no
+// answer within 3 s, drop that socket and connect a new one (the hello on it resumes the seat).
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState !== 'visible' || !link.online) return;
+  const ws = link.ws;
+  const mark = S.lastMsgAt;
+  link.send({ type: 'hello', token: localStorage.getItem(TOKEN_KEY) || null });
+  setTimeout(() => {
+    if (S.lastMsgAt !== mark || link.ws !== ws) return;
+    link.ws = null; // Link ignores the old socket's close from now on
+    try { ws.close(); } catch { /* already dead */ }
+    link.retry = Math.max(link.retry, 1);
+    link.connect();
+  }, 3000);
+});
+// Any tap while seated (re)arms the screen keep-awake (it needs a user gesture).
+document.addEventListener('pointerup', () => { if (me()) keepAwake(); }, { passive: true });
+
 function onMessage(msg) {
+  S.lastMsgAt = performance.now();
+  if (S.status === 'syncing') {
+    if (S.everOnline) toast(t('back_online'), 'ok', 1500);
+    S.everOnline = true;
+    S.status = 'open';
+    renderStatus();
+  }
   switch (msg.type) {
     case 'state': onState(msg); break;
     case 'joined':

@@ -143,6 +143,10 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     # Screen kept awake: no Wake Lock API on this plain-http origin, so the muted inline video plays.
     assert page.evaluate("'wakeLock' in navigator") is False
     page.wait_for_function("(() => { const v = document.getElementById('nosleep'); return !!v && !v.paused; })()")
+    # … and after a moment it loops a tiny generated video file, as NoSleep does (best effort: if recording
+    # is not supported it keeps playing the live canvas stream).
+    page.wait_for_function("(() => { const v = document.getElementById('nosleep');"
+                           " return !v.paused && (v.src.startsWith('blob:') || !!v.srcObject); })()")
 
     # Ask for a reshuffle; one voter refuses; the next vote is 30 s away (R28–R29).
     page.locator("#btn-reshuffle").tap()
@@ -285,6 +289,7 @@ def test_phone_six_seats_vote_contre_resume_reconnect(live_server, phone_context
 
     # The host lets the seat move (a seat link): it opens on another device, which takes the seat over.
     screen = live_server.screen()  # the blip closed every socket, the test's screen too
+    screen.wait_state(lambda v: v["seats"][0]["connected"] is True)
     assert screen.host("allow_move", seat=0)["type"] == "ok"
     expect(page.locator('#modal[data-kind="seat_link"]')).to_be_visible()
     link = re.search(r"http://\S+", page.locator("#modal-text").inner_text()).group(0)

@@ -54,9 +54,46 @@ function makeVideo() {
     v.srcObject = canvas.captureStream(1);
     // A stream only carries frames that are painted: a frame a second keeps the video "playing".
     setInterval(paint, 1000);
+    // Then, as NoSleep does, loop a real (tiny) video file: record one second of the canvas into a blob.
+    recordLoop(canvas, paint).then(async (url) => {
+      if (!url) return;
+      const stream = v.srcObject;
+      v.srcObject = null;
+      v.src = url;
+      try {
+        await v.play();
+      } catch {
+        v.removeAttribute('src');
+        v.srcObject = stream;
+        v.play().catch(() => {});
+      }
+    });
   }
   document.body.appendChild(v);
   return v;
+}
+
+function recordLoop(canvas, paint) {
+  if (!window.MediaRecorder || !canvas.captureStream) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    try {
+      const type = ['video/webm;codecs=vp8', 'video/webm', 'video/mp4'].find((t) => MediaRecorder.isTypeSupported(t));
+      if (!type) { resolve(null); return; }
+      const stream = canvas.captureStream(5);
+      const rec = new MediaRecorder(stream, { mimeType: type, videoBitsPerSecond: 20000 });
+      const chunks = [];
+      rec.ondataavailable = (e) => { if (e.data && e.data.size) chunks.push(e.data); };
+      rec.onstop = () => {
+        stream.getTracks().forEach((tr) => tr.stop());
+        resolve(chunks.length ? URL.createObjectURL(new Blob(chunks, { type })) : null);
+      };
+      const timer = setInterval(paint, 100);
+      rec.start();
+      setTimeout(() => { clearInterval(timer); rec.stop(); }, 1200);
+    } catch {
+      resolve(null);
+    }
+  });
 }
 
 async function playVideo() {
@@ -70,8 +107,14 @@ async function playVideo() {
   }
 }
 
+let arming = false;
 async function arm() {
-  if (!wanted || document.visibilityState !== 'visible') return;
+  if (!wanted || arming || document.visibilityState !== 'visible') return;
+  arming = true;
+  try { await armNow(); } finally { arming = false; }
+}
+
+async function armNow() {
   if (hasWakeLock()) {
     if (sentinel) return;
     if (await lockScreen()) return;
@@ -91,5 +134,4 @@ export function awakeMode() {
 }
 
 document.addEventListener('visibilitychange', () => { arm(); });
-// Any later tap re-arms it too (some browsers pause the video or drop the lock behind our back).
-document.addEventListener('pointerup', () => { if (wanted) arm(); }, { passive: true });
+// The page calls keepAwake() again on later taps: some browsers pause the video or drop the lock behind our back.
