@@ -45,6 +45,8 @@ class PlayingBot(Bot):
     decoy_first = (8.0, 30.0)
     decoy_gap = (12.0, 25.0)
     decoy_hold = (2.5, 4.0)
+    #: Stop exchanging while a decoy is shown (as a carré holder must).
+    still_while_decoying = False
 
     def setup(self) -> None:
         self.target: str | None = None
@@ -77,6 +79,10 @@ class PlayingBot(Bot):
             self.public_known.pop(e["put"]["id"], None)
             self.public_known[e["took"]["id"]] = e["took"]["rank"]
             self.last_my_swap = at
+            self.on_own_swap(e["took"]["rank"], at)
+
+    def on_own_swap(self, took: str, at: float) -> None:
+        """Hook for levels: we just saw our own exchange go through (a carré is completed at such moments)."""
 
     def _perceive(self, msg: dict[str, Any], at: float) -> None:
         super()._perceive(msg, at)
@@ -239,6 +245,9 @@ class PlayingBot(Bot):
     def swap(self, now: float) -> list[dict[str, Any]]:
         if self.you.get("has_carre") or self.pending("swap"):
             return []
+        if self.release_at is not None and self.still_while_decoying:
+            self.plan(self.release_at)  # a carré holder never swaps: neither does a convincing bluff
+            return []
         ready = max(self.swap_at, self.swap_block_until)
         if now < ready:
             self.plan(ready)
@@ -296,7 +305,8 @@ class NormalBot(PlayingBot):
     """Normal: human pace. Swap rule: collect the rank you hold most of, unless other seats are seen hoarding it.
 
     Tracks what every seat takes and gives; emits a decoy in some rounds; calls Contre when an opponent shows
-    a fresh emoji that could be its sign while what it keeps allows a carré (it reads emojis at face value).
+    a fresh emoji that could be its sign while what it keeps allows a carré (it reads emojis at face value
+    until a reveal shows that seat bluffs).
     Reads a human partner's emissions too, but not when the cards the partner keeps make a carré impossible.
     """
 
@@ -335,7 +345,11 @@ class NormalBot(PlayingBot):
         p0, _ = self.carre_odds(seat)
         if p0 <= 0.0:
             return 0.0
-        return 0.8 if fresh else p0
+        if not fresh:
+            return p0
+        style = self.style.get(seat)
+        # face value, until the reveals show this seat bluffs: then only as often as its emojis were signs
+        return 0.8 if style is None or not style.decoy_emissions else 0.8 * style.trust(0.8)
 
 
 class HardBot(NormalBot):
@@ -353,7 +367,7 @@ class HardBot(NormalBot):
     reaction_spread = 0.1
     swap_hesitation = (0.05, 0.4)
     stuck_after = 6.0
-    contre_threshold = 0.55
+    contre_threshold = 0.4
     decoy_chance = 0.9
     decoy_first = (4.0, 15.0)
     #: A fresh emoji that the emitter's partner did not answer within this long was a decoy.
@@ -361,8 +375,43 @@ class HardBot(NormalBot):
     #: Prior probability that a fresh emoji is a sign, before any reveal taught us a seat's style.
     sign_prior = 0.6
 
-    def decoy_repeats(self) -> bool:
-        return True
+    #: Chance of a bluff each time our own exchange leaves us looking like a fresh carré, and the most per deal.
+    bluff_chance = 0.9
+    bluffs_per_deal = 3
+    still_while_decoying = True
+
+    def setup(self) -> None:
+        super().setup()
+        self.bluffs = 0
+        self.own_swap: tuple[str, float] | None = None
+
+    def _schedule_decoy(self, dealt_at: float) -> None:
+        self.decoy_at = None  # hard bluffs at the right moments instead of on a timer
+        self.bluffs = 0
+
+    def on_own_swap(self, took: str, at: float) -> None:
+        self.own_swap = (took, at)  # judged in decide(), once the view after the exchange is read
+
+    def decide(self, now: float) -> list[dict[str, Any]]:
+        if self.own_swap is not None and self.view and self.view["phase"] == "play":
+            took, at = self.own_swap
+            self.own_swap = None
+            self.consider_bluff(took, at)
+        return super().decide(now)
+
+    def consider_bluff(self, took: str, at: float) -> None:
+        """The bluff: the exchange that completes a carré looks like this one, and the sign would follow it
+        after one reaction delay. Show a decoy then, and stay still like a carré holder: an opponent who reads
+        every fresh emoji as a sign calls a false Contre (R24: the point is ours)."""
+        kept = list(self.public_known.values())
+        mine = sum(1 for c in self.hand() if c["rank"] == took)
+        if (kept and set(kept) == {took} and mine >= 2 and not self.you.get("has_carre")
+                and self.bluffs < self.bluffs_per_deal and self.rng.random() < self.bluff_chance):
+            self.bluffs += 1
+            self.decoy_at = at
+
+    def decoy_credible(self) -> bool:
+        return True  # checked when the bluff was decided
 
     def rank_score(self, rank, mine, centre, opp, mate) -> float:
         return (mine.get(rank, 0) + 0.6 * centre.get(rank, 0) - 0.9 * opp.get(rank, 0)
