@@ -24,6 +24,7 @@ let view = null; // the last table view
 let table = {}; // the server's public part (join_url, mdns_name, bots, settings, host)
 let receivedAt = 0; // performance.now() when `view` arrived: countdowns are interpolated from it
 let status = 'connecting';
+let justRevealed = false;
 const notices = []; // transient notices {id, text, until}
 let noticeSeq = 0;
 
@@ -42,10 +43,17 @@ function onMessage(msg) {
   if (msg.type === 'state') {
     const before = view;
     view = msg.view;
+    // Hands turn over once, when the reveal starts — not again on every later state of the pause.
+    justRevealed = !!view.result && (view.phase === 'pause' || view.phase === 'over') &&
+      !!before && before.phase === 'play';
     table = msg.table || {};
     receivedAt = performance.now();
     render();
-    if (before && before.phase !== view.phase) { notices.length = 0; renderNotices(); }
+    if (before && before.phase !== view.phase) {
+      notices.length = 0;
+      renderNotices();
+      for (const b of document.querySelectorAll('#fx .burst')) b.remove(); // signals belong to the round in play
+    }
     handleEvents(msg.events || [], before);
   } else if (msg.type === 'error' || msg.type === 'refused') {
     addNotice(msg.message || msg.reason || msg.code || 'error', 4000, 'warn');
@@ -201,6 +209,7 @@ function renderSeats() {
       for (const c of r.hands[s.seat] || []) hand.append(cardEl(c, 'mini'));
       plate.append(hand);
       if ((r.carres || []).includes(s.seat)) plate.classList.add('carre');
+      if (justRevealed) plate.classList.add('reveal-anim');
       const sign = r.signs[s.team];
       if (sign) {
         const badge = el('div', 'sign-badge emoji', sign);
@@ -418,7 +427,16 @@ function renderNotices() {
   const box = $('#notice-list');
   const now = performance.now();
   for (let i = notices.length - 1; i >= 0; i--) if (notices[i].until <= now) notices.splice(i, 1);
-  box.replaceChildren(...notices.map((n) => el('div', `notice ${n.kind}`, n.text)));
+  // Keep the elements already shown (their entry animation plays once), add the new, drop the old.
+  const keep = new Set(notices.map((n) => String(n.id)));
+  for (const node of [...box.children]) if (!keep.has(node.dataset.id)) node.remove();
+  for (const n of notices) {
+    if (!box.querySelector(`[data-id="${n.id}"]`)) {
+      const node = el('div', `notice ${n.kind}`, n.text);
+      node.dataset.id = String(n.id);
+      box.append(node);
+    }
+  }
 }
 
 // --- events: animations, notices, sound ---------------------------------------------------------
@@ -496,6 +514,7 @@ function animateSwap(e) {
 
 // R18: each emission bursts at its seat, big, with a soft ring, for ~1.5 s.
 function burst(seat, emoji) {
+  if (!view || view.phase !== 'play') return; // the reveal is not the time for signals
   const plate = $(`.seat[data-seat="${seat}"]`);
   const fx = $('#fx');
   if (!plate || !fx) return;

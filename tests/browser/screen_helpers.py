@@ -69,6 +69,11 @@ class ScreenPage:
             }"""
         )
         assert problems == [], problems
+        clash = self.overlaps("#centre .sentence, #places, .pause-row > *, .sign-row > *, .howto, .notice:not([hidden])",
+                              ".seat, .seat .sign-badge, .seat .caller-badge")
+        assert clash == [], clash
+        lines = self.page.evaluate("document.querySelector('#round').getBoundingClientRect().height")
+        assert lines < 50, "the round number wraps"
 
     def overlaps(self, a: str, b: str) -> list[tuple[str, str]]:
         """Pairs of elements matching ``a`` and ``b`` whose boxes overlap (for layout checks)."""

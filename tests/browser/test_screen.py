@@ -403,3 +403,41 @@ def test_page_reconnects_after_server_restart_and_reload(live_server_factory, tv
         assert screen.errors == []
     finally:
         thread.stop()
+
+
+# --- void round, amber clock, eight seats, French, reduced motion ----------------------------------------------
+
+
+@pytest.mark.live_server(seats=8, public_host=PUBLIC, time_scale=0.07)
+def test_void_round_amber_clock_eight_seats_french_reduced_motion(live_server, chromium, screenshot_dir):
+    """R32: no call → a void round, said in one sentence; the clock turns amber in its last sixth (0:30 of 3:00).
+
+    Eight phones (so nobody calls), a French browser, and prefers-reduced-motion: bursts only fade.
+    """
+    context = chromium.new_context(viewport=TV, locale="fr-FR", reduced_motion="reduce")
+    try:
+        names = ["Ana", "Bruno", "Chloé", "Dan", "Émile", "Fatou", "Gaspard", "Hélène"]
+        phones = [join(live_server, s, n) for s, n in enumerate(names)]
+        screen = open_screen(context, live_server)
+        page = screen.page
+        assert screen.text("#join-title") == "Scannez pour jouer"  # the browser's language
+        page.click("#start-slot .start-game")
+        screen.wait_phase("play", timeout=10)  # nobody says ready: the sign phase times out (R11, R12)
+        assert phones[4].act("take_channel")["type"] == "ok"
+        assert phones[4].act("choose_emoji", emoji="🎸")["type"] == "ok"
+        screen.wait("document.querySelector('#fx .burst[data-seat=\"4\"]') !== null", timeout=5)
+        assert page.evaluate("getComputedStyle(document.querySelector('#fx .burst-emoji')).animationName") == "fade"
+        time.sleep(0.3)
+        screen.assert_fits()
+        screen.shot(screenshot_dir, "play-8")
+        screen.wait("document.querySelector('#clock-box').classList.contains('amber')", timeout=15)
+        screen.wait("getComputedStyle(document.querySelector('#clock')).color === 'rgb(255, 176, 0)'", timeout=2)
+        assert re.fullmatch(r"0:0[0-3]", screen.text("#clock"))
+        screen.wait("document.querySelector('.sentence.end-void') !== null", timeout=5)
+        assert screen.text(".sentence") == "Trois minutes sans annonce : manche nulle — aucun point"
+        assert page.locator(".seat .hand .card").count() == 32  # every hand turned over (R26)
+        screen.assert_fits()
+        screen.shot(screenshot_dir, "void-8")
+        assert screen.errors == []
+    finally:
+        context.close()
