@@ -18,10 +18,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.rules import RANKS, SIGNS
+from ..engine.rules import DEFAULT_TIMING, RANKS, SIGNS
 from ..protocol import action_message
 
-#: No bot answers an event sooner than this (seconds): a quick human, not a machine.
+#: No bot answers an event sooner than this (seconds): a quick human, not a machine. At a table whose
+#: rules run faster (``Timing.scaled``), every delay of the bots, this one included, is scaled alike.
 MIN_REACTION = 0.7
 #: An action with no ``ok``/``refused`` after this long is forgotten (the host may have dropped it).
 PENDING_TIMEOUT = 3.0
@@ -75,6 +76,7 @@ class Bot:
         self._inbox: deque[tuple[float, float, dict[str, Any]]] = deque()  # (perceive_at, observed_at, msg)
         self._last_observed: float | None = None
         self._last_perceive: float = float("-inf")
+        self.time_scale = 1.0  # < 1 only at a table whose rules were sped up (tests, demos)
         self._timer: float | None = None  # own plan: when to look again without news
         self._pending: dict[str, tuple[float, dict[str, Any]]] = {}  # id -> (sent_at, message)
         self._serial = 0
@@ -106,8 +108,14 @@ class Bot:
         """Take one server→client message; it will be perceived after a human reaction delay."""
         if not isinstance(message, dict):
             raise TypeError("a bot only reads protocol messages (dicts)")
+        if message.get("type") == "state":
+            timing = (message.get("view") or {}).get("timing") or {}
+            length = timing.get("round_length")
+            if isinstance(length, (int, float)) and length > 0:
+                # a table run faster (host --time-scale) scales its humans too, rule for rule
+                self.time_scale = min(1.0, float(length) / DEFAULT_TIMING.round_length)
         if now != self._last_observed:  # one glance per instant: a burst is seen together
-            delay = max(MIN_REACTION, self.rng.gauss(self.reaction_mean, self.reaction_spread))
+            delay = max(MIN_REACTION, self.rng.gauss(self.reaction_mean, self.reaction_spread)) * self.time_scale
             self._last_perceive = max(self._last_perceive, now + delay)
             self._last_observed = now
         self._inbox.append((self._last_perceive, now, message))
@@ -118,7 +126,7 @@ class Bot:
         if self._inbox:
             times.append(self._inbox[0][0])
         if self._pending:
-            times.append(min(sent for sent, _ in self._pending.values()) + PENDING_TIMEOUT)
+            times.append(min(sent for sent, _ in self._pending.values()) + PENDING_TIMEOUT * self.time_scale)
         return min(times) if times else None
 
     def wake(self, now: float) -> list[dict[str, Any]]:
@@ -127,7 +135,7 @@ class Bot:
             _, observed_at, msg = self._inbox.popleft()
             self._perceive(msg, observed_at)
         for ref, (sent, _) in list(self._pending.items()):
-            if sent + PENDING_TIMEOUT <= now:
+            if sent + PENDING_TIMEOUT * self.time_scale <= now:
                 del self._pending[ref]
         if self._timer is not None and self._timer <= now:
             self._timer = None
@@ -330,7 +338,8 @@ class Bot:
         return msg
 
     def pending(self, kind: str) -> bool:
-        return any(m["type"] == kind for _, m in self._pending.values())
+        """Is an action of this kind sent and not yet answered?"""
+        return bool(self._pending) and any(m["type"] == kind for _, m in self._pending.values())
 
     def plan(self, at: float) -> None:
         """Ask to be woken at ``at`` (the earliest plan wins)."""

@@ -91,7 +91,7 @@ class PlayingBot(Bot):
 
     def _schedule_decoy(self, dealt_at: float) -> None:
         if self.decoy_chance and self.rng.random() < self.decoy_chance:
-            self.decoy_at = dealt_at + self.rng.uniform(*self.decoy_first)
+            self.decoy_at = dealt_at + self.rng.uniform(*self.decoy_first) * self.time_scale
         else:
             self.decoy_at = None
 
@@ -197,13 +197,13 @@ class PlayingBot(Bot):
                 self.plan(max(self.decoy_at, self.channel_block_until))
                 return []
             if not self.decoy_credible():
-                self.decoy_at = now + self.rng.uniform(2.0, 5.0)
+                self.decoy_at = now + self.rng.uniform(2.0, 5.0) * self.time_scale
                 self.plan(self.decoy_at)
                 return []
             decoy = self.pick_decoy()
             self.my_fresh.append(decoy)
-            self.release_at = now + self.rng.uniform(*self.decoy_hold)
-            self.decoy_at = now + self.rng.uniform(*self.decoy_gap) if self.decoy_repeats() else None
+            self.release_at = now + self.rng.uniform(*self.decoy_hold) * self.time_scale
+            self.decoy_at = (now + self.rng.uniform(*self.decoy_gap) * self.time_scale) if self.decoy_repeats() else None
             self.plan(self.release_at)
             return [self.send("take_channel", now), self.send("choose_emoji", now, emoji=decoy)]
         return []
@@ -267,8 +267,9 @@ class PlayingBot(Bot):
         want = self.target
         if not in_centre.get(want):
             # nothing for us in the centre: after a while collect what the centre offers (no dead tables)
-            if now - self.last_my_swap < self.stuck_after:
-                self.plan(self.last_my_swap + self.stuck_after)
+            stuck = self.stuck_after * self.time_scale
+            if now - self.last_my_swap < stuck:
+                self.plan(self.last_my_swap + stuck)
                 return []
             offered = [r for r in ranks if in_centre.get(r)]
             if not offered:
@@ -282,7 +283,7 @@ class PlayingBot(Bot):
         places = [i for i, c in enumerate(centre) if c["rank"] == want]
         place = self.rng.choice(places)
         cooldown = float(self.view["timing"]["swap_cooldown"])
-        self.swap_at = now + cooldown + self.rng.uniform(*self.swap_hesitation)
+        self.swap_at = now + cooldown + self.rng.uniform(*self.swap_hesitation) * self.time_scale
         self.plan(self.swap_at)
         return [self.send("swap", now, card=give["id"], place=place, expected=centre[place]["id"])]
 
@@ -330,7 +331,7 @@ class NormalBot(PlayingBot):
     def fresh_candidates(self, seat: int) -> list[tuple[float, str]]:
         """The seat's emissions since the deal that could be its team's sign (R10 rules out last round's)."""
         f = self.facts.get(seat)
-        if not f:
+        if not f or not f.emitted:
             return []
         last = self.last_signs.get(self.team_of(seat))
         return [(t, e) for t, e in f.emitted if t >= self.deal_at and e != last]
@@ -441,13 +442,13 @@ class HardBot(NormalBot):
             # a collector of `rank`: it gave away everything else; it stops swapping once complete
             idle = now - (f.last_swap if f.last_swap is not None else self.deal_at)
             centre_has = any(c["rank"] == rank for c in self.centre())
-            lo += 0.6 * kept + min(4.0, max(0.0, idle - 4.0) * (0.8 if centre_has else 0.3))
+            lo += 0.6 * kept + min(4.0, max(0.0, idle / self.time_scale - 4.0) * (0.8 if centre_has else 0.3))
         p_cards = _sigmoid(lo)
         p_emit = 0.0
         partner = (seat + self.seat_count // 2) % self.seat_count
         slow = 2.5 if self.is_human(partner) else 1.0
         for t, _ in fresh:
-            if now - t <= self.answered_within * slow:  # not yet answered by the partner: could be the sign
+            if now - t <= self.answered_within * slow * self.time_scale:  # not yet answered by the partner: could be the sign
                 style = self.style.get(seat)
                 trust = style.trust(self.sign_prior) if style else self.sign_prior
                 p_emit = max(p_emit, trust * min(1.0, 0.3 + 20 * p0))

@@ -357,3 +357,19 @@ def test_r22_human_partner_sign_answered_when_a_carre_is_possible(level):
                                      {"type": "emitted", "seat": 2, "emoji": sign}]), 2.0)
     calls = [(t, m) for t, m in run_bot(bot, 8.0) if m["type"] == "call_quatro"]
     assert calls and calls[0][0] >= 2.0 + MIN_REACTION
+
+
+def test_bots_scale_their_delays_with_a_sped_up_table():
+    """A host run with --time-scale 0.1 (Timing.scaled) gets bots ten times quicker too; at scale 1 the
+    human floor of 0.7 s holds (the other tests)."""
+    from quatro_party.engine import Timing
+    game = Game(4, rng=random.Random(1), timing=Timing().scaled(0.1))
+    for s in range(4):
+        game.apply(Sit(s, SeatKind.BOT, f"B{s}"), 0.0)
+    game.apply(StartGame(), 0.0)
+    bot = make_bot(0, "hard", random.Random(1))
+    feed(bot, game, 0, 0.0)
+    wake = bot.next_wake()
+    assert wake is not None and 0.07 - 1e-9 <= wake < 0.7
+    rec = play_game(3, ["hard", "easy"], 4, timing=Timing().scaled(0.1))
+    assert rec.winners and rec.sim_time < 600
