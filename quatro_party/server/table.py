@@ -90,6 +90,7 @@ class Table:
         self.moves: dict[str, tuple[int, float]] = {}  # seat-link token → (seat, expiry)
         self.bots: dict[int, tuple[str, Any, Connection]] = {}  # seat → (level, bot, its pseudo-connection)
         self._events: list[dict[str, Any]] = []
+        self._outbox: list[tuple[Connection, str]] = []  # frames of the change being handled, sent together
         self._dirty = False
         self._inbox: queue.Queue[Any] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="quatro-table", daemon=True)
@@ -173,10 +174,13 @@ class Table:
                         reply[1].set()
             try:
                 self._tick()
+                self._flush()
                 self._wake_bots()
                 self._flush()
             except Exception:
                 log.exception("table: error in the scheduler")
+            finally:
+                self._deliver()
 
     def _sleep_for(self) -> float | None:
         """Seconds until the engine's next deadline or the next bot wake-up (``None``: until a message)."""
@@ -279,6 +283,17 @@ class Table:
         if conn.kind == "bot":
             self._to_bot(conn, text)
         else:
+            self._outbox.append((conn, text))
+
+    def _deliver(self) -> None:
+        """Hand every frame built for this change to the writers, all at once.
+
+        Frames are collected first and queued together at the end: a writer woken
+        while this thread is still building views would wait for the GIL (up to the
+        5 ms switch interval) instead of sending.
+        """
+        out, self._outbox = self._outbox, []
+        for conn, text in out:
             conn.send_text(text)
 
     def _to_bot(self, conn: Connection, text: str) -> None:
@@ -300,7 +315,8 @@ class Table:
         cache: dict[Any, str] = {}
         for conn in list(self.conns):
             if conn.greeted and conn.open:
-                conn.send_text(self._state_text(conn, events, now, cache))
+                self._outbox.append((conn, self._state_text(conn, events, now, cache)))
+        self._deliver()  # phones and screens first; bots think afterwards
         for seat, (_, _, conn) in list(self.bots.items()):
             self._to_bot(conn, self._state_text(conn, events, now, cache))
 
@@ -313,6 +329,7 @@ class Table:
         self._send(conn, p.error_message(code, message, ref))
 
     def _close_all(self, code: int, reason: str) -> None:
+        self._deliver()
         for conn in list(self.conns):
             conn.close(code, reason)
 
