@@ -68,3 +68,19 @@ def test_stop_closes_every_socket_with_1001_within_two_seconds(signum):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_warns_when_the_only_address_is_loopback():
+    """In a private network namespace with only loopback up, the launcher says phones cannot join."""
+    code = (
+        "import sys, threading, os, signal;"
+        "threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start();"
+        "from quatro_party.launch import main;"
+        "sys.exit(main(['--port', '0', '--no-browser', '--seats', '4']))"
+    )
+    done = subprocess.run(["unshare", "-n", "sh", "-c", f'ip link set lo up && exec "{sys.executable}" -c "{code}"'],
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+                          timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert "no LAN address" in done.stderr
+    assert re.search(r"open\s+http://127\.0\.0\.1:\d+/", done.stdout)
