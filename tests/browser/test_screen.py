@@ -95,13 +95,20 @@ def test_lobby_qr_join_url_seats_and_host_controls(live_server, tv_context, chro
     screen.assert_fits()
     screen.shot(screenshot_dir, "lobby-6")
 
-    # French, switchable and remembered.
+    # The sound cue has a visible mute, remembered across reloads.
+    assert page.get_attribute("#mute", "aria-pressed") == "false"
+    page.click("#mute")
+    assert page.get_attribute("#mute", "aria-pressed") == "true" and screen.text("#mute") == "🔇"
+
+    # French, switchable and remembered (so is the mute).
     page.click("#lang")
     screen.wait("document.querySelector('#join-title').textContent === 'Scannez pour jouer'")
     screen.assert_fits()
     screen.shot(screenshot_dir, "lobby-fr")
     page.reload()
     screen.wait("document.querySelector('#join-title').textContent === 'Scannez pour jouer'")
+    assert page.get_attribute("#mute", "aria-pressed") == "true"
+    page.click("#mute")
     page.click("#lang")
     screen.wait("document.querySelector('#join-title').textContent === 'Scan to play'")
 
@@ -436,6 +443,7 @@ def test_void_round_amber_clock_eight_seats_french_reduced_motion(live_server, c
         screen.wait("document.querySelector('.sentence.end-void') !== null", timeout=5)
         assert screen.text(".sentence") == "Trois minutes sans annonce : manche nulle — aucun point"
         assert page.locator(".seat .hand .card").count() == 32  # every hand turned over (R26)
+        time.sleep(0.7)  # the reveal's fade (reduced motion: 0.6 s)
         screen.assert_fits()
         screen.shot(screenshot_dir, "void-8")
         assert screen.errors == []
