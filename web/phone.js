@@ -233,6 +233,8 @@ document.addEventListener('visibilitychange', () => {
     link.connect();
   }, 3000);
 });
+// A long press never opens the browser's menu (the calls are held on purpose); the name field keeps its own.
+document.addEventListener('contextmenu', (e) => { if (e.target.tagName !== 'INPUT') e.preventDefault(); });
 // Any tap while seated (re)arms the screen keep-awake (it needs a user gesture).
 document.addEventListener('pointerup', () => { if (me()) keepAwake(); }, { passive: true });
 
@@ -590,7 +592,7 @@ function renderSign() {
     }));
   const big = h('div', { class: `sign-big${fixed ? ' fixed' : ''}` },
     h('span', { class: 'emoji', id: 'team-sign', role: 'img', 'aria-label': pick || '?', text: pick || '?' }),
-    h('small', { text: fixed ? t('sign_fixed') : t('sign_title') }));
+    h('small', { text: fixed ? t('sign_fixed') : pick ? t('not_locked') : t('sign_title') }));
   const lockBtn = !fixed && h('button', {
     type: 'button', class: 'btn', id: 'btn-lock', disabled: !S.signPick,
     onclick: () => { if (S.signPick) send({ type: 'pick_sign', sign: S.signPick }, { sign: S.signPick }); },
