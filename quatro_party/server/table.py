@@ -346,9 +346,7 @@ class Table:
     def _on_disconnect(self, conn: Connection) -> None:
         self.conns.discard(conn)
         log.info("%r disconnected", conn)
-        seat, conn.seat = conn.seat, None
-        if seat is not None and not self._attached(seat):
-            self._apply(SetConnected(seat, False))  # R33: the seat and hand stay
+        self._unseat(conn)  # R33: the seat and hand stay
 
     def _attached(self, seat: int) -> list[Connection]:
         return [c for c in self.conns if c.seat == seat and c.kind == "phone" and c.open]
@@ -420,7 +418,15 @@ class Table:
             if s == seat:
                 del self.moves[t]
 
+    def _unseat(self, conn: Connection) -> None:
+        """This socket stops speaking for its seat; the seat shows disconnected if no other socket holds it."""
+        seat, conn.seat, conn.token = conn.seat, None, None
+        if seat is not None and not self._attached(seat) and seat < self.game.seat_count:
+            self._apply(SetConnected(seat, False))
+
     def _seat_me(self, conn: Connection, seat: int, token: str, ref: Any) -> None:
+        if conn.seat is not None and conn.seat != seat:
+            self._unseat(conn)  # a socket holds one seat at a time
         conn.seat, conn.token, conn.greeted = seat, token, True
         self._send(conn, {"type": "joined", "id": ref, "seat": seat, "token": token})
         if self.game.seats[seat].kind is SeatKind.HUMAN:
@@ -456,9 +462,7 @@ class Table:
             self._send_state(conn)
             return
         if conn.seat is not None:  # hello without token from a seated socket: it gives up its seat view
-            seat, conn.seat, conn.token = conn.seat, None, None
-            if not self._attached(seat):
-                self._apply(SetConnected(seat, False))
+            self._unseat(conn)
         conn.greeted = True
         self._send_state(conn)
 

@@ -77,3 +77,17 @@ def test_pages_and_qr_are_served(live_server):
     assert missing.value.code == 404
     with urllib.request.urlopen(live_server.url + "/shared/socket.js") as resp:
         assert b"WebSocket" in resp.read()
+
+
+def test_a_socket_holds_one_seat_at_a_time(live_server):
+    screen = live_server.screen()
+    ana, bob = live_server.phone(), live_server.phone()
+    ana.join(0, "Ana")
+    bob.join(1, "Bob")
+    ana.send({"type": "hello", "token": bob.token})  # Ana's page now opens Bob's seat
+    assert ana.expect("joined")["seat"] == 1
+    assert bob.expect("error")["code"] == "seat_moved"
+    view = screen.wait_state(lambda v: not v["seats"][0]["connected"])
+    assert view["seats"][1]["connected"]
+    ana.send({"type": "hello", "token": None})  # back to the join page: the seat shows disconnected
+    screen.wait_state(lambda v: not v["seats"][1]["connected"])
