@@ -41,6 +41,8 @@ class SeatFacts:
     took: dict[str, int] = field(default_factory=dict)  # rank -> copies taken this deal
     put: dict[str, int] = field(default_factory=dict)  # rank -> copies given away this deal
     swaps: int = 0
+    version: int = 0  # bumped at each of its exchanges (cache key)
+    mixed: bool = False  # keeps cards of two ranks or more: no carré possible now
     last_swap: float | None = None
     emitted: list[tuple[float, str]] = field(default_factory=list)  # (time, emoji), this round
 
@@ -93,10 +95,9 @@ class Bot:
         self.channel_block_until = float("-inf")
         self.decided_call = False
         self.n = 4  # seats at the table, from the last view
-        self._version = 0  # bumped whenever cards move: the card caches below are valid for one version
+        self._version = 0  # bumped whenever the hidden pool may change: card caches are valid for one version
         self._pool_cache: tuple[int, dict[str, int]] | None = None
-        self._odds_cache: dict[int, tuple[float, str | None]] = {}
-        self._odds_version = -1
+        self._odds_cache: dict[int, tuple[tuple[int, int], tuple[float, str | None]]] = {}
         self.setup()
 
     def setup(self) -> None:
@@ -190,15 +191,18 @@ class Bot:
 
     def _event(self, e: dict[str, Any], at: float) -> None:
         kind = e.get("type")
-        if kind in ("swapped", "dealt", "reshuffled", "round_opened", "round_ended"):
-            self._version += 1  # hands or centre moved: card inferences must be redone
+        if kind in ("dealt", "reshuffled", "round_opened", "round_ended", "sign_phase_opened"):
+            self._version += 1  # new cards or a new round: every card inference must be redone
         if kind == "swapped":
             seat, put, took = e["seat"], e["put"], e["took"]
             if seat == self.seat:
-                return
+                return  # our own exchange moves cards between places we see: the hidden pool is unchanged
             f = self._seat_facts(seat)
-            f.known.pop(put["id"], None)
+            f.version += 1
+            if f.known.pop(put["id"], None) is None:
+                self._version += 1  # a hidden card came to light: the hidden pool shrank
             f.known[took["id"]] = took["rank"]
+            f.mixed = len(set(f.known.values())) > 1
             f.took[took["rank"]] = f.took.get(took["rank"], 0) + 1
             f.put[put["rank"]] = f.put.get(put["rank"], 0) + 1
             f.swaps += 1
@@ -211,6 +215,7 @@ class Bot:
         elif kind in ("dealt", "reshuffled"):  # R27, R31: every hand is new, what we knew is void
             for f in self.facts.values():
                 f.known.clear()
+                f.mixed = False
                 f.took.clear()
                 f.put.clear()
                 f.last_swap = None
@@ -299,13 +304,12 @@ class Bot:
     def carre_odds(self, seat: int) -> tuple[float, str | None]:
         """From public facts only: the chance ``seat`` holds a carré if its hidden cards were random,
         and the rank it would be of. Cards the seat took and kept are known (R14 swaps are public)."""
-        if self._odds_version != self._version:
-            self._odds_cache = {}
-            self._odds_version = self._version
+        f = self.facts.get(seat)
+        key = (self._version, f.version if f is not None else -1)
         found = self._odds_cache.get(seat)
-        if found is None:
-            found = self._odds_cache[seat] = self._carre_odds(seat)
-        return found
+        if found is None or found[0] != key:
+            found = self._odds_cache[seat] = (key, self._carre_odds(seat))
+        return found[1]
 
     def _carre_odds(self, seat: int) -> tuple[float, str | None]:
         f = self.facts.get(seat) or SeatFacts()

@@ -338,8 +338,8 @@ class NormalBot(PlayingBot):
 
     def seat_belief(self, seat: int, now: float) -> float:
         f = self.facts.get(seat)
-        if f is None or len(set(f.known.values())) > 1:
-            return 0.0  # keeps two ranks (or nothing seen): no carré in sight
+        if f is None or f.mixed or (not f.emitted and len(f.known) < 3):
+            return 0.0  # keeps two ranks, or too little seen to act on without a sign (saves work)
         fresh = self.fresh_candidates(seat)
         if not fresh and len(f.known) < 3:
             return 0.0  # two hidden cards or more: too unlikely to act on without a sign (saves work)
@@ -428,8 +428,8 @@ class HardBot(NormalBot):
 
     def seat_belief(self, seat: int, now: float) -> float:
         f = self.facts.get(seat)
-        if f is None or len(set(f.known.values())) > 1:
-            return 0.0  # keeps two ranks (or nothing seen yet): no carré in sight
+        if f is None or f.mixed or (not f.emitted and len(f.known) < 2):
+            return 0.0  # keeps two ranks, or three hidden cards and no sign: nothing to act on (saves work)
         fresh = self.fresh_candidates(seat)
         if not fresh and len(f.known) < 2:
             return 0.0  # three hidden cards: far too unlikely to act on without a sign (saves work)
@@ -441,15 +441,15 @@ class HardBot(NormalBot):
         if kept >= 2 and not f.put.get(rank):
             # a collector of `rank`: it gave away everything else; it stops swapping once complete
             idle = now - (f.last_swap if f.last_swap is not None else self.deal_at)
-            centre_has = any(c["rank"] == rank for c in self.centre())
+            centre_has = any(c["rank"] == rank for c in self.view["centre"])
             lo += 0.6 * kept + min(4.0, max(0.0, idle / self.time_scale - 4.0) * (0.8 if centre_has else 0.3))
         p_cards = _sigmoid(lo)
         p_emit = 0.0
         partner = (seat + self.seat_count // 2) % self.seat_count
         slow = 2.5 if self.is_human(partner) else 1.0
-        for t, _ in fresh:
-            if now - t <= self.answered_within * slow * self.time_scale:  # not yet answered by the partner: could be the sign
-                style = self.style.get(seat)
-                trust = style.trust(self.sign_prior) if style else self.sign_prior
-                p_emit = max(p_emit, trust * min(1.0, 0.3 + 20 * p0))
+        window = self.answered_within * slow * self.time_scale
+        if any(now - t <= window for t, _ in fresh):  # not yet answered by its partner: could be the sign
+            style = self.style.get(seat)
+            trust = style.trust(self.sign_prior) if style else self.sign_prior
+            p_emit = trust * min(1.0, 0.3 + 20 * p0)
         return 1.0 - (1.0 - p_cards) * (1.0 - p_emit)
