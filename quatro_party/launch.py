@@ -66,6 +66,16 @@ def main(argv: list[str] | None = None) -> int:
     # 5 ms, so a socket writer woken by the table does not wait behind a busy thread.
     sys.setswitchinterval(0.001)
 
+    # Ctrl-C / SIGTERM only set a flag, from the very start: the main loop then closes every
+    # socket, unregisters mDNS and stops the server (Werkzeug's own Ctrl-C handling can hang).
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: Any) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+
     from .server import ServerThread, create_app, table_of
     from .server.mdns import Advertiser
     from .server.qr import qr_terminal
@@ -111,13 +121,6 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_browser:
         threading.Thread(target=webbrowser.open, args=(screen_url,), daemon=True).start()
 
-    stop = threading.Event()
-
-    def on_signal(signum: int, frame: Any) -> None:
-        stop.set()
-
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
     try:
         while not stop.wait(0.5):  # wakes for signals (Windows needs a timeout here)
             pass

@@ -72,15 +72,24 @@ def test_stop_closes_every_socket_with_1001_within_two_seconds(signum):
 
 def test_warns_when_the_only_address_is_loopback():
     """In a private network namespace with only loopback up, the launcher says phones cannot join."""
-    code = (
-        "import sys, threading, os, signal;"
-        "threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start();"
-        "from quatro_party.launch import main;"
-        "sys.exit(main(['--port', '0', '--no-browser', '--seats', '4']))"
-    )
-    done = subprocess.run(["unshare", "-n", "sh", "-c", f'ip link set lo up && exec "{sys.executable}" -c "{code}"'],
-                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
-                          timeout=30)
-    assert done.returncode == 0, done.stderr
-    assert "no LAN address" in done.stderr
-    assert re.search(r"open\s+http://127\.0\.0\.1:\d+/", done.stdout)
+    # unshare and sh exec the launcher, so the signal below reaches it directly.
+    launcher = f'exec "{sys.executable}" -m quatro_party.launch --port 0 --no-browser'
+    proc = subprocess.Popen(["unshare", "-n", "sh", "-c", f"ip link set lo up && {launcher}"], cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        out = ""
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            out += line
+            if line.startswith("Port "):
+                break
+        proc.send_signal(signal.SIGINT)
+        rest, err = proc.communicate(timeout=10)
+        assert proc.returncode == 0, err
+        assert "no LAN address" in err
+        assert re.search(r"open\s+http://127\.0\.0\.1:\d+/", out)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
