@@ -67,23 +67,39 @@ class StateGate:
         self.frozen = False
         self.held: list[tuple[Any, str]] = []
         self.lock = threading.Lock()
+        self.connections = 0  # WebSockets the page opened so far
+        self.dead: set[int] = set()  # connections that silently swallow everything (a phone back from sleep)
 
     def route(self, page: Any) -> None:
         def handler(ws: Any) -> None:
             server = ws.connect_to_server()
+            with self.lock:
+                self.connections += 1
+                number = self.connections
+
+            def up(message: str | bytes) -> None:
+                if number not in self.dead:
+                    server.send(message)
 
             def down(message: str | bytes) -> None:
                 text = message if isinstance(message, str) else message.decode()
                 with self.lock:
+                    if number in self.dead:
+                        return
                     if self.frozen and text.startswith('{"type":"state"'):
                         self.held.append((ws, text))
                         return
                 ws.send(text)
 
             server.on_message(down)
-            ws.on_message(lambda message: server.send(message))
+            ws.on_message(up)
 
         page.route_web_socket("**/ws/phone", handler)
+
+    def kill_current(self) -> None:
+        """The page's current socket stays 'open' but nothing passes any more, either way."""
+        with self.lock:
+            self.dead.add(self.connections)
 
     def freeze(self) -> None:
         with self.lock:

@@ -148,6 +148,19 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     page.wait_for_function("(() => { const v = document.getElementById('nosleep');"
                            " return !v.paused && (v.src.startsWith('blob:') || !!v.srcObject); })()")
 
+    # Back from a locked screen on a socket that looks open but is dead: the phone asks for a fresh view,
+    # hears nothing, and replaces the socket by itself (the new hello resumes the seat).
+    assert gate.connections == 1
+    gate.kill_current()
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    for _ in range(60):  # about 3 s of silence, then a new socket
+        if gate.connections == 2:
+            break
+        page.wait_for_timeout(100)
+    assert gate.connections == 2
+    expect(page.locator("#status")).to_be_hidden()
+    expect(ranks(page, "#hand")).to_have_text(["A", "A", "A", "J"])
+
     # Ask for a reshuffle; one voter refuses; the next vote is 30 s away (R28–R29).
     page.locator("#btn-reshuffle").tap()
     expect(page.locator("#btn-reshuffle")).to_contain_text("Waiting for votes (0/3)")
