@@ -641,6 +641,30 @@ class Table:
         self.settings.update(fields)
         return None
 
+    # --- test hooks (any thread) ------------------------------------------------------------
+
+    def set_position(self, text: str) -> None:
+        """Test hook: lay out the running round's hands and centre (``Game.set_position`` notation,
+        e.g. ``"AAAK QQJJ KKTT JJAT | KQT9"``) on the table thread; every socket and bot then gets
+        its fresh view. Raises ``ValueError`` outside play, like the engine."""
+
+        def apply() -> None:
+            self.game.set_position(text)
+            self._dirty = True
+
+        self.call(apply)
+
+    def changed(self) -> None:
+        """Test hook: after poking at ``table.game`` inside :meth:`call`, send everyone a fresh view."""
+        self.post(self._set_dirty)
+
+    def _set_dirty(self) -> None:
+        self._dirty = True
+
+    def close_all(self, code: int = 1001, reason: str = "") -> None:
+        """Close every socket (e.g. a test's "network blip"); phones reconnect and resume."""
+        self.call(lambda: self._close_all(code, reason))
+
     # --- reading (for tests and the launcher, through :meth:`call`) ---------------------
 
     def summary(self) -> dict[str, Any]:

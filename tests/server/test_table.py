@@ -201,3 +201,28 @@ def test_shared_serialisation_is_byte_identical_to_the_engine_views():
         view = seat_view(table.game, c.seat, now) if c.seat is not None else table_view(table.game, now)
         expected = json_text(state_message(view, events, table=table._public(c)))
         assert table._state_text(c, events, now, cache) == expected
+
+
+def test_test_hooks_set_position_changed_and_close_all(live_server):
+    screen = live_server.screen()
+    phones = [live_server.phone() for _ in range(4)]
+    for seat, phone in enumerate(phones):
+        phone.join(seat, f"P{seat}")
+    screen.host("start_game")
+    for phone in phones:
+        phone.wait_state(lambda v: v["phase"] == "sign")
+        phone.act("ready")
+    phones[0].wait_state(lambda v: v["phase"] == "play")
+    live_server.table.set_position("AAAA KKKK QQQQ JJJJ | TTTT")
+    view = phones[0].wait_state(lambda v: v["you"]["has_carre"])
+    assert [c["rank"] for c in view["you"]["hand"]] == ["A"] * 4
+    assert [c["rank"] for c in screen.wait_state(lambda v: v["centre"][0]["rank"] == "10")["centre"]] == ["10"] * 4
+    live_server.table.call(lambda: setattr(live_server.table.game.teams[1], "score", 3))
+    live_server.table.changed()
+    assert screen.wait_state(lambda v: v["teams"][1]["score"] == 3)
+    live_server.table.close_all(1001, "blip")
+    from simple_websocket import ConnectionClosed
+
+    with pytest.raises(ConnectionClosed):
+        for _ in range(100):
+            screen.recv(timeout=1)
