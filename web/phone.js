@@ -3,7 +3,7 @@ import { Link } from './shared/socket.js';
 import { language, setLanguage, onLanguageChange } from './shared/i18n.js';
 import { TEAM_NAMES, TEAM_SHAPES, SUIT_RED } from './shared/teams.js';
 import { t } from './phone/strings.js';
-import { keepAwake } from './phone/awake.js';
+import { keepAwake, awakeMode } from './phone/awake.js';
 
 const TOKEN_KEY = 'quatro.token';
 const NAME_KEY = 'quatro.name';
@@ -217,6 +217,7 @@ const link = new Link('/ws/phone', {
   },
 });
 window.quatroLink = link; // for tests and debugging
+window.quatroAwake = awakeMode;
 
 // Back from a locked screen or another app: a socket can look open and be dead. Ask for a fresh view; with no
 // answer within 3 s, drop that socket and connect a new one (the hello on it resumes the seat).

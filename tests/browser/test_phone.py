@@ -147,6 +147,7 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     # is not supported it keeps playing the live canvas stream).
     page.wait_for_function("(() => { const v = document.getElementById('nosleep');"
                            " return !v.paused && (v.src.startsWith('blob:') || !!v.srcObject); })()")
+    assert page.evaluate("window.quatroAwake()") == "video"
 
     # Back from a locked screen on a socket that looks open but is dead: the phone asks for a fresh view,
     # hears nothing, and replaces the socket by itself (the new hello resumes the seat).
@@ -330,6 +331,18 @@ def test_phone_six_seats_vote_contre_resume_reconnect(live_server, phone_context
     finally:
         other_device.close()
     assert not errors, errors
+
+
+def test_phone_secure_origin_uses_the_wake_lock_api(live_server, phone_context):
+    """On a secure origin (here 127.0.0.1) the Screen Wake Lock API keeps the screen on; no video is needed."""
+    page = phone_context.new_page()
+    page.goto(live_server.url + "/")
+    page.fill("#name", "Lou")
+    page.locator('#seat-list [data-seat="0"]').tap()
+    expect(page.locator("#screen-wait")).to_be_visible()
+    assert page.evaluate("window.isSecureContext") is True
+    page.wait_for_function("window.quatroAwake() === 'wakelock'")
+    assert page.locator("#nosleep").count() == 0
 
 
 def test_phone_page_weight_under_150_kb():
