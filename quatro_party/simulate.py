@@ -269,7 +269,7 @@ def rotations(levels: Sequence[str], teams: int) -> list[tuple[str, ...]]:
 
 
 def run(levels: Sequence[str], games: int, seats: int = 4, *, first_seed: int = 1,
-        timing: Timing = DEFAULT_TIMING, keep_records: bool = False) -> Summary:
+        timing: Timing = DEFAULT_TIMING, keep_records: bool = False, exact_views: bool = False) -> Summary:
     """Play about ``games`` games with duplicate deals and summarise them."""
     for level in levels:
         if level not in LEVELS:
@@ -286,7 +286,7 @@ def run(levels: Sequence[str], games: int, seats: int = 4, *, first_seed: int = 
         for team_levels in variants:
             if summary.games >= games:
                 break
-            rec = play_game(seed, team_levels, seats, timing=timing)
+            rec = play_game(seed, team_levels, seats, timing=timing, exact_views=exact_views)
             summary.games += 1
             if keep_records:
                 summary.records.append(rec)
@@ -324,10 +324,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--teams", default="hard,easy",
                         help="comma-separated levels, cycled over the teams and rotated (e.g. hard,easy)")
     parser.add_argument("--seed", type=int, default=1, help="first seed")
+    parser.add_argument("--exact-views", action="store_true",
+                        help="build every view with the engine's seat_view (slower; same games)")
     args = parser.parse_args(argv)
     levels = [x.strip() for x in args.teams.split(",") if x.strip()]
     try:
-        summary = run(levels, args.games, args.seats, first_seed=args.seed)
+        summary = run(levels, args.games, args.seats, first_seed=args.seed, exact_views=args.exact_views)
     except ValueError as e:
         parser.error(str(e))
     print(summary.table())
