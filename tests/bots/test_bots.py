@@ -373,3 +373,43 @@ def test_bots_scale_their_delays_with_a_sped_up_table():
     assert wake is not None and 0.07 - 1e-9 <= wake < 0.7
     rec = play_game(3, ["hard", "easy"], 4, timing=Timing().scaled(0.1))
     assert rec.winners and rec.sim_time < 600
+
+
+def test_r24_contre_names_an_opposing_team_at_6_and_8_seats():
+    calls: list[tuple[int, dict[str, Any], Any]] = []
+
+    def spy(kind: str, now: float, data: Any) -> None:
+        if kind == "sent" and data[1]["type"] == "call_contre":
+            calls.append(data)
+
+    for seats, levels in ((6, ["hard", "normal", "hard"]), (8, ["hard", "normal", "hard", "normal"])):
+        calls.clear()
+        play_game(31, levels, seats, observer=spy)
+        assert any(refusal is None for _, _, refusal in calls)
+        for seat, msg, refusal in calls:
+            assert refusal is None or refusal.reason.value == "wrong_phase"  # another call was first (R25)
+            assert isinstance(msg["team"], int) and msg["team"] != seat % (seats // 2)
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_r23_quatro_confirmed_when_the_caller_holds_a_carre_too(level):
+    """Both partners hold a carré (R23): the partner's sign is answered with a confirmed Quatro."""
+    game = bot_table(4, seed=12)
+    pool = [c for s in game.seats for c in s.hand] + game.centre
+    ranks = sorted({c.rank for c in pool})
+    a = [c for c in pool if c.rank == ranks[0]]
+    b = [c for c in pool if c.rank == ranks[1]]
+    rest = [c for c in pool if c.rank not in ranks[:2]]
+    game.seats[0].hand, game.seats[2].hand = a, b
+    game.seats[1].hand, game.seats[3].hand, game.centre = rest[:4], rest[4:8], rest[8:]
+    assert game.has_carre(0) and game.has_carre(2)
+    bot = make_bot(0, level, random.Random(9))
+    feed(bot, game, 0, 0.0)
+    sign = game.teams[0].sign
+    view = seat_view(game, 0, 1.0)
+    view["seats"][2]["channel"] = {"held": True, "emoji": sign}
+    bot.observe(state_message(view, [{"type": "channel_taken", "seat": 2},
+                                     {"type": "emitted", "seat": 2, "emoji": sign}]), 1.0)
+    calls = [m for _, m in run_bot(bot, 8.0) if m["type"] == "call_quatro"]
+    assert calls and calls[0]["confirmed"] is True
+    assert game.apply(to_command(parse_phone(json.dumps(calls[0])), 0), 8.0).ok
