@@ -163,7 +163,7 @@ class Bot:
                 self.channel_block_until = max(self.channel_block_until, at + (you.get("channel_wait") or 0.0))
                 if view.get("round", 0) != self.round:
                     self._new_round(view.get("round", 0), at)
-        elif kind in ("ok", "refused"):
+        elif kind in ("ok", "refused", "error"):  # "error": the host refused the message itself (e.g. flood)
             self._pending.pop(str(msg.get("id")), None)
             if kind == "refused":
                 wait = (msg.get("details") or {}).get("wait")
