@@ -536,7 +536,9 @@ function burst(seat, emoji) {
   fx.append(b);
   plate.classList.add('emitting');
   setTimeout(() => plate.classList.remove('emitting'), 1500);
-  setTimeout(() => b.remove(), 1600);
+  // Gone when its animation ends (a busy machine may start it late), or after 4 s at the latest.
+  b.querySelector('.burst-emoji').addEventListener('animationend', () => b.remove());
+  setTimeout(() => b.remove(), 4000);
   document.body.dataset.bursts = String(Number(document.body.dataset.bursts || 0) + 1);
 }
 

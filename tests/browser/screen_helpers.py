@@ -46,6 +46,16 @@ class ScreenPage:
         self.page.screenshot(path=str(path))
         return path
 
+    def freeze_fx(self, at_ms: float = 450) -> None:
+        """Hold every burst and flying card at ``at_ms`` into its animation, for a picture that does not
+        depend on how fast a busy machine draws frames. :meth:`thaw_fx` lets them run on."""
+        self.page.evaluate(
+            """(t) => { for (const a of document.querySelector('#fx').getAnimations({subtree: true})) {
+                   a.currentTime = t; a.pause(); } }""", at_ms)
+
+    def thaw_fx(self) -> None:
+        self.page.evaluate("() => { for (const a of document.querySelector('#fx').getAnimations({subtree: true})) a.play(); }")
+
     def assert_fits(self) -> None:
         """Nothing important leaves the 1920×1080 viewport, and no name or sentence is cut off."""
         problems = self.page.evaluate(

@@ -123,6 +123,11 @@ def test_lobby_qr_join_url_seats_and_host_controls(live_server, tv_context, chro
     assert spectator.page.locator("#host-bar button, .seat-controls button, .start-game").count() == 0
     spectator.page.context.close()
 
+    # A phone that leaves shows as offline: a hollow dot and the word, not colour alone.
+    bruno.close()
+    screen.wait("document.querySelector('.seat[data-seat=\"1\"] .conn.off') !== null", timeout=10)
+    assert "offline" in screen.text('.seat[data-seat="1"] .conn')
+
     # Remove a bot, free a phone's seat.
     page.click('.seat[data-seat="2"] .remove-bot')
     screen.wait("document.querySelector('.seat[data-seat=\"2\"]').classList.contains('kind-empty')")
@@ -130,7 +135,6 @@ def test_lobby_qr_join_url_seats_and_host_controls(live_server, tv_context, chro
     screen.wait("document.querySelector('.seat[data-seat=\"1\"]').classList.contains('kind-empty')")
     assert screen.errors == []
     ana.close()
-    bruno.close()
 
 
 # --- sign phase ---------------------------------------------------------------------------------------
@@ -209,12 +213,15 @@ def test_full_round_play_emission_swap_call_and_reveal(live_server, tv_context, 
     assert "🦊" in screen.text('#fx .burst[data-seat="0"]')
     size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#fx .burst-emoji')).fontSize)")
     assert size >= 160
-    heights = page.evaluate("[...document.querySelectorAll('#places .card')].map(c => c.offsetHeight)")
-    assert len(heights) == 4 and min(heights) >= 120
-    assert re.fullmatch(r"[23]:\d\d", screen.text("#clock"))
-    time.sleep(0.3)  # mid-burst
-    screen.assert_fits()
+    screen.freeze_fx(450)  # mid-burst, whatever the machine's frame rate
     screen.shot(screenshot_dir, "play")
+    screen.thaw_fx()
+    heights = page.evaluate("[...document.querySelectorAll('#places .card')].map(c => c.offsetHeight)")
+    assert len(heights) == 4 and min(heights) >= 200
+    ranks = page.evaluate("[...document.querySelectorAll('#places .rank')].map(r => parseFloat(getComputedStyle(r).fontSize))")
+    assert min(ranks) >= 110
+    assert re.fullmatch(r"[23]:\d\d", screen.text("#clock"))
+    screen.assert_fits()
 
     # R22: Quatro! on her partner, who holds four kings.
     assert ana.act("call_quatro")["type"] == "ok"
@@ -371,6 +378,40 @@ def test_game_over_winners_final_scores_and_new_game(live_server, tv_context, sc
     assert screen.errors == []
 
 
+@pytest.mark.live_server(seats=6, public_host=PUBLIC)
+def test_two_teams_win_together_after_false_quatros(live_server, tv_context, screenshot_dir):
+    """R22, R35: at 6 seats a false Quatro! gives a point to both other teams; five of them → two winners."""
+    names = ["Ana", "Bruno", "Chloé", "Dan", "Eve", "Farid"]
+    phones = [join(live_server, s, n) for s, n in enumerate(names)]
+    screen = open_screen(tv_context, live_server)
+    page = screen.page
+    page.click("#start-slot .start-game")
+    for rnd in range(1, 6):
+        for p in phones:
+            p.wait_state(lambda v: v["phase"] == "sign" and v["round"] == rnd)
+            p.act("ready")
+        phones[0].wait_state(lambda v: v["phase"] == "play" and v["round"] == rnd)
+        assert phones[0].act("call_quatro")["type"] == "ok"  # Dan (seat 3) holds no carré: nobody swapped
+        v = phones[0].wait_state(lambda v: v["phase"] in ("pause", "over") and v["round"] == rnd)
+        if rnd == 1:
+            screen.wait_phase("pause")
+            assert screen.text(".sentence") == (
+                "Ana called Quatro! on Dan: no carré — team Orange\u00a0▲ and team Green\u00a0■ +1")
+        if v["phase"] == "over":
+            break
+        screen.wait(f"document.body.dataset.phase === 'pause' && window.quatroScreen.view.round === {rnd}")
+        page.click(".next-round")
+    screen.wait_phase("over")
+    assert sorted(screen.view()["winners"]) == [1, 2]
+    assert screen.text(".over-winners") == "Orange\u00a0▲ and Green\u00a0■ win together!"
+    assert page.locator(".final.winner").count() == 2
+    assert page.locator('.score.winner').count() == 2
+    time.sleep(1.0)
+    screen.assert_fits()
+    screen.shot(screenshot_dir, "over-together")
+    assert screen.errors == []
+
+
 # --- reconnection -----------------------------------------------------------------------------------------------
 
 
@@ -434,9 +475,10 @@ def test_void_round_amber_clock_eight_seats_french_reduced_motion(live_server, c
         assert phones[4].act("choose_emoji", emoji="🎸")["type"] == "ok"
         screen.wait("document.querySelector('#fx .burst[data-seat=\"4\"]') !== null", timeout=5)
         assert page.evaluate("getComputedStyle(document.querySelector('#fx .burst-emoji')).animationName") == "fade"
-        time.sleep(0.3)
+        screen.freeze_fx(450)
         screen.assert_fits()
         screen.shot(screenshot_dir, "play-8")
+        screen.thaw_fx()
         screen.wait("document.querySelector('#clock-box').classList.contains('amber')", timeout=15)
         screen.wait("getComputedStyle(document.querySelector('#clock')).color === 'rgb(255, 176, 0)'", timeout=2)
         assert re.fullmatch(r"0:0[0-3]", screen.text("#clock"))
