@@ -184,10 +184,15 @@ class Table:
 
     def _sleep_for(self) -> float | None:
         """Seconds until the engine's next deadline or the next bot wake-up (``None``: until a message)."""
-        due = [self.game.next_deadline()] + [b.next_wake() for _, b, _ in self.bots.values()]
-        due = [d for d in due if d is not None]
         if self._dirty:
             return 0.0
+        due = [self.game.next_deadline()]
+        for seat, (_, bot, _) in self.bots.items():
+            try:
+                due.append(bot.next_wake())
+            except Exception:  # a broken bot must not stop the table (nor delay the rules' deadlines)
+                log.exception("bot on seat %s: next_wake failed", seat)
+        due = [d for d in due if isinstance(d, (int, float))]
         if not due:
             return None
         return max(MIN_SLEEP, min(due) - self.clock())

@@ -226,3 +226,32 @@ def test_test_hooks_set_position_changed_and_close_all(live_server):
     with pytest.raises(ConnectionClosed):
         for _ in range(100):
             screen.recv(timeout=1)
+
+
+class BrokenBot:
+    """A bot whose every method fails: the table must go on without it."""
+
+    def __init__(self, seat: int, level: str, rng: Any) -> None:
+        self.seat = seat
+
+    def observe(self, message: dict[str, Any], now: float) -> None:
+        raise RuntimeError("observe")
+
+    def next_wake(self) -> float | None:
+        raise RuntimeError("next_wake")
+
+    def wake(self, now: float) -> list[dict[str, Any]]:
+        raise RuntimeError("wake")
+
+
+def test_a_broken_bot_never_stops_the_table(live_server_factory):
+    server = live_server_factory(bot_factory=BrokenBot, time_scale=0.05)
+    screen = server.screen()
+    ana = server.phone()
+    ana.join(0, "Ana")
+    assert screen.host("start_game")["type"] == "ok"
+    ana.wait_state(lambda v: v["phase"] == "sign")
+    assert ana.act("ready")["type"] == "ok"
+    view = ana.wait_state(lambda v: v["phase"] == "play")
+    assert ana.act("swap", card=view["you"]["hand"][0]["id"], place=0, expected=view["centre"][0]["id"])["type"] == "ok"
+    assert server.table._thread.is_alive()
