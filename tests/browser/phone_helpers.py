@@ -32,13 +32,7 @@ def decode_qr(url: str) -> str:
 
 def set_position(server: Any, text: str) -> None:
     """Lay out every hand and the centre (engine notation), then let every socket see it."""
-    table = server.table
-
-    def apply() -> None:
-        table.game.set_position(text)
-        table._note([])  # mark the table dirty: every socket gets its fresh view after this call
-
-    table.call(apply)
+    server.table.set_position(text)
 
 
 def hand_ids(client: Any) -> dict[str, list[int]]:

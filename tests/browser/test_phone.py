@@ -207,6 +207,7 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     expect(page.locator("#top-sign")).to_have_text("🐙")
     set_position(live_server, "AKJT AKJT QQQQ AKJT | AKJT")
     live_server.table.call(lambda: setattr(live_server.table.game.teams[0], "score", 4))
+    live_server.table.changed()
     expect(ranks(page, "#hand")).to_have_text(["A", "K", "J", "10"])
     hold(page, "#btn-quatro")
     expect(page.locator("#screen-reveal")).to_be_visible()
@@ -295,7 +296,7 @@ def test_phone_six_seats_vote_contre_resume_reconnect(live_server, phone_context
     shot(page, screenshot_dir, "resume")
 
     # The server drops every socket: the phone says so and comes back by itself.
-    live_server.table.call(lambda: live_server.table._close_all(1001, "test: network blip"))
+    live_server.table.close_all(1001, "test: network blip")
     expect(page.locator("#status")).to_be_visible()
     expect(page.locator("#status")).to_have_text("Connection lost — reconnecting…")
     shot(page, screenshot_dir, "reconnecting")
