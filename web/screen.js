@@ -453,6 +453,11 @@ function handleEvents(events, before) {
         if (e.why !== 'round_over') addNotice(e.passed ? t('vote_passed') : t('vote_failed'), 5000);
         break;
       case 'round_opened': sound.cue('start'); break;
+      case 'seat_changed': {
+        const plate = $(`.seat[data-seat="${e.seat}"]`);
+        if (plate && e.kind !== 'empty') plate.classList.add('pop'); // a new face at the table
+        break;
+      }
       case 'round_ended':
         if (e.result && e.result.end !== 'void') { sound.cue('call'); setTimeout(() => sound.cue('point'), 450); }
         break;

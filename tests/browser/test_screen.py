@@ -247,6 +247,11 @@ def test_full_round_play_emission_swap_call_and_reveal(live_server, tv_context, 
     screen.assert_fits()
     screen.shot(screenshot_dir, "reveal")
 
+    # R24: the sentence for a right Contre! names who held the carré (same words the page uses live).
+    contre = dict(result, end="contre", caller=1, target=0, correct=True, scorers=[1])
+    said = page.evaluate("async (r) => (await import('/screen.js')).resultSentence(r)", contre)
+    assert said == f"Bruno called Contre! on team Blue\u00a0●: {partner} has four kings — team Orange\u00a0▲ +1"
+
     # R32: the host cuts the pause short.
     page.click(".next-round")
     screen.wait_phase("sign")
