@@ -217,7 +217,8 @@ class PlayingBot(Bot):
             decoy = self.pick_decoy()
             self.my_fresh.append(decoy)
             self.release_at = now + self.rng.uniform(*self.decoy_hold) * self.time_scale
-            self.decoy_at = (now + self.rng.uniform(*self.decoy_gap) * self.time_scale) if self.decoy_repeats() else None
+            again = self.rng.uniform(*self.decoy_gap) * self.time_scale
+            self.decoy_at = now + again if self.decoy_repeats() else None
             self.plan(self.release_at)
             return [self.send("take_channel", now), self.send("choose_emoji", now, emoji=decoy)]
         return []
@@ -383,8 +384,6 @@ class HardBot(NormalBot):
     swap_hesitation = (0.05, 0.4)
     stuck_after = 6.0
     contre_threshold = 0.4
-    decoy_chance = 0.9
-    decoy_first = (4.0, 15.0)
     #: A fresh emoji that the emitter's partner did not answer within this long was a decoy.
     answered_within = 3.5
     #: Prior probability that a fresh emoji is a sign, before any reveal taught us a seat's style.
