@@ -13,6 +13,7 @@ import logging
 import signal
 import sys
 import threading
+import time
 import webbrowser
 from typing import Any
 
@@ -125,13 +126,15 @@ def main(argv: list[str] | None = None) -> int:
         while not stop.wait(0.5):  # wakes for signals (Windows needs a timeout here)
             pass
     finally:
+        # Everything within 2 s: the mDNS goodbye goes out in parallel with closing the sockets.
+        deadline = time.monotonic() + 1.8
         print("\nStopping: closing sockets, unregistering mDNS…", flush=True)
         closer = threading.Thread(target=advertiser.close, daemon=True) if advertiser else None
         if closer:
             closer.start()
-        server.stop(timeout=1.5)
+        server.stop(timeout=1.0)
         if closer:
-            closer.join(0.4)
+            closer.join(max(0.1, deadline - time.monotonic()))
     return 0
 
 

@@ -62,3 +62,25 @@ def test_qr_follows_the_public_host(live_server_factory):
     with urllib.request.urlopen(server.url + "/qr.png") as resp:
         assert _decode_qr(resp.read()) == f"http://party.test:{server.port}/"
     assert server.screen().state["table"]["join_url"] == f"http://party.test:{server.port}/"
+
+
+def test_the_launcher_announces_the_table_and_withdraws_it_on_ctrl_c():
+    """End to end: ``quatro_party.launch`` registers "Quatro Party on <host>" with its address, port and
+    path; a zeroconf browser finds it; Ctrl-C stops the launcher within 2 s and the service is withdrawn.
+
+    A private network namespace with a veth pair (10.99.0.1 ↔ 10.99.0.2) stands in for the LAN:
+    the multicast never leaves it.
+    """
+    setup = ("ip link set lo up && ip link add v0 type veth peer name v1 && ip addr add 10.99.0.1/24 dev v0"
+             " && ip addr add 10.99.0.2/24 dev v1 && ip link set v0 up && ip link set v1 up")
+    probe = Path(__file__).with_name("mdns_launcher_probe.py")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(["unshare", "-n", "sh", "-c", f'{setup} && exec "{sys.executable}" "{probe}"'],
+                          capture_output=True, text=True, timeout=90, env=env, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["found"], found
+    assert found["name"].startswith("Quatro Party on ") and found["name"].endswith("._http._tcp.local.")
+    assert found["addresses"] == ["10.99.0.1"] and found["service_port"] == found["port"] and found["path"] == "/"
+    assert found["exit_code"] == 0 and found["stop_seconds"] < 2.0, found
+    assert found["removed"], "Ctrl-C must unregister the service"
