@@ -347,7 +347,10 @@ function refusalText(msg) {
     case 'sign_used_last_round': case 'sign_already_fixed': case 'vote_too_soon':
     case 'reshuffle_already_done': case 'bad_team': case 'not_your_card':
       return t(msg.reason);
-    default: return msg.message || t('refused');
+    case 'wrong_phase': case 'already_ready': case 'channel_already_held': case 'channel_not_held':
+    case 'no_vote': case 'not_a_voter': case 'already_answered':
+      return t('refused');
+    default: return language() === 'en' && msg.message ? msg.message : t('refused');
   }
 }
 
