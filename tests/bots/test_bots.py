@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -413,3 +414,35 @@ def test_r23_quatro_confirmed_when_the_caller_holds_a_carre_too(level):
     calls = [m for _, m in run_bot(bot, 8.0) if m["type"] == "call_quatro"]
     assert calls and calls[0]["confirmed"] is True
     assert game.apply(to_command(parse_phone(json.dumps(calls[0])), 0), 8.0).ok
+
+
+def test_simulator_feeds_each_bot_its_own_seat_view_only(monkeypatch):
+    """R37–R39 in the simulator: every state a bot gets is its own seat's view; during play no hand but its
+    own is in it (the reveal's hands arrive only once the round is over, R26)."""
+    import quatro_party.simulate as sim
+    real = sim.make_bot
+    seen = Counter()
+
+    class Spy:
+        def __init__(self, seat: int, level: str, rng: random.Random) -> None:
+            self.seat, self.bot = seat, real(seat, level, rng)
+
+        def observe(self, message: dict[str, Any], now: float) -> None:
+            if message["type"] == "state":
+                view = message["view"]
+                assert view["you"]["seat"] == self.seat
+                if view["phase"] == "play":
+                    assert view["result"] is None and "hands" not in json.dumps(view)
+                    assert not any(e["type"] == "round_ended" for e in message["events"])
+                seen[self.seat] += 1
+            self.bot.observe(message, now)
+
+        def next_wake(self) -> float | None:
+            return self.bot.next_wake()
+
+        def wake(self, now: float) -> list[dict[str, Any]]:
+            return self.bot.wake(now)
+
+    monkeypatch.setattr(sim, "make_bot", Spy)
+    sim.play_game(41, ["hard", "easy"], 4)
+    assert len(seen) == 4 and min(seen.values()) > 50
