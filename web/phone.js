@@ -168,6 +168,7 @@ function openModal(kind, { title, text = '', actions = [], until = null, cls = '
   S.modal = kind;
   const m = $('modal');
   m.className = `modal ${cls}`;
+  m.setAttribute('aria-modal', kind === 'vote' ? 'false' : 'true'); // a vote never stops play (R31)
   m.dataset.kind = kind;
   $('modal-title').textContent = title;
   $('modal-text').textContent = text;
