@@ -79,7 +79,8 @@ class ScreenPage:
             }"""
         )
         assert problems == [], problems
-        clash = self.overlaps("#centre .sentence, #places, .pause-row > *, .sign-row > *, .howto, .notice:not([hidden])",
+        clash = self.overlaps("#centre .sentence, #places, .pause-row > *, .sign-row > *, .sign-title, .sign-sub, "
+                              ".howto, .notice:not([hidden])",
                               ".seat, .seat .sign-badge, .seat .caller-badge")
         assert clash == [], clash
         lines = self.page.evaluate("document.querySelector('#round').getBoundingClientRect().height")

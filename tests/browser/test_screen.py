@@ -474,7 +474,13 @@ def test_void_round_amber_clock_eight_seats_french_reduced_motion(live_server, c
         screen = open_screen(context, live_server)
         page = screen.page
         assert screen.text("#join-title") == "Scannez pour jouer"  # the browser's language
+        screen.wait("document.querySelectorAll('.seat.kind-human').length === 8")
+        screen.assert_fits()
+        screen.shot(screenshot_dir, "lobby-8-fr")
         page.click("#start-slot .start-game")
+        screen.wait_phase("sign")
+        screen.assert_fits()
+        screen.shot(screenshot_dir, "sign-8")
         screen.wait_phase("play", timeout=10)  # nobody says ready: the sign phase times out (R11, R12)
         assert phones[4].act("take_channel")["type"] == "ok"
         assert phones[4].act("choose_emoji", emoji="🎸")["type"] == "ok"
