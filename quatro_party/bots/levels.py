@@ -398,6 +398,8 @@ class HardBot(NormalBot):
         super().setup()
         self.bluffs = 0
         self.own_swap: tuple[str, float] | None = None
+        self.team_first: dict[tuple[int, str], float] = {}  # (team, emoji) -> first shown this deal
+        self.fresh_at: dict[int, float] = {}  # seat -> when it last showed an emoji that may be its sign
 
     def _schedule_decoy(self, dealt_at: float) -> None:
         self.decoy_at = None  # hard bluffs at the right moments instead of on a timer
@@ -442,28 +444,33 @@ class HardBot(NormalBot):
     #: Remember each team's unanswered emojis as decoys: their later emissions are no evidence.
     burns_decoys = True
 
-    def fresh_candidates(self, seat: int) -> list[tuple[float, str]]:
-        """Like normal, but an emoji the team showed earlier this deal without its partner calling Quatro
-        within :attr:`answered_within` was a decoy: showing it again proves nothing."""
-        found = super().fresh_candidates(seat)
-        if not found or not self.burns_decoys:
-            return found
-        first: dict[str, float] = {}
-        for other in self.team_seats(self.team_of(seat)):
-            f = self.facts.get(other)
-            for t, e in (f.emitted if f else ()):
-                if t >= self.deal_at and (e not in first or t < first[e]):
-                    first[e] = t
-        partner = (seat + self.seat_count // 2) % self.seat_count
-        window = self.answered_within * (2.5 if self.is_human(partner) else 1.0) * self.time_scale
-        return [(t, e) for t, e in found if t - first[e] <= window]
+    def window(self, seat: int) -> float:
+        """How long an emoji from ``seat`` stays a possible sign: until its partner should have answered."""
+        partner = (seat + self.n // 2) % self.n
+        return self.answered_within * (2.5 if self.is_human(partner) else 1.0) * self.time_scale
+
+    def _event(self, e: dict[str, Any], at: float) -> None:
+        super()._event(e, at)
+        kind = e.get("type")
+        if kind in ("dealt", "reshuffled", "sign_phase_opened", "round_ended"):
+            self.team_first = {}
+            self.fresh_at = {}
+        elif kind == "emitted" and e["seat"] != self.seat:
+            # Sign evidence, kept up to date as emojis come (cheaper than rereading every emission at each look):
+            # a fresh emoji may be the team's sign unless it was last round's (R10) or the team showed it
+            # earlier this deal and its partner did not answer (then it was a decoy).
+            seat, emoji = e["seat"], e["emoji"]
+            team = seat % (self.n // 2)
+            first = self.team_first.setdefault((team, emoji), at)
+            if emoji != self.last_signs.get(team) and (not self.burns_decoys or at - first <= self.window(seat)):
+                self.fresh_at[seat] = at
 
     def seat_belief(self, seat: int, now: float) -> float:
         f = self.facts.get(seat)
         if f is None or f.mixed or (not f.emitted and len(f.known) < 2):
             return 0.0  # keeps two ranks, or three hidden cards and no sign: nothing to act on (saves work)
-        fresh = self.fresh_candidates(seat)
-        if not fresh and len(f.known) < 2:
+        fresh_at = self.fresh_at.get(seat)
+        if fresh_at is None and len(f.known) < 2:
             return 0.0  # three hidden cards: far too unlikely to act on without a sign (saves work)
         p0, rank = self.carre_odds(seat)
         if p0 <= 0.0 or rank is None:
@@ -477,10 +484,7 @@ class HardBot(NormalBot):
             lo += 0.6 * kept + min(4.0, max(0.0, idle / self.time_scale - 4.0) * (0.8 if centre_has else 0.3))
         p_cards = _sigmoid(lo)
         p_emit = 0.0
-        partner = (seat + self.seat_count // 2) % self.seat_count
-        slow = 2.5 if self.is_human(partner) else 1.0
-        window = self.answered_within * slow * self.time_scale
-        if any(now - t <= window for t, _ in fresh):  # not yet answered by its partner: could be the sign
+        if fresh_at is not None and now - fresh_at <= self.window(seat):  # not yet answered: could be the sign
             style = self.style.get(seat)
             trust = style.trust(self.sign_prior) if style else self.sign_prior
             p_emit = trust * min(1.0, 0.3 + 20 * p0)
