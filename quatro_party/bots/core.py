@@ -123,12 +123,16 @@ class Bot:
 
     def next_wake(self) -> float | None:
         """When the bot next wants :meth:`wake` to be called (absolute time), or ``None``."""
-        times = [t for t in (self._timer,) if t is not None]
+        best = self._timer
         if self._inbox:
-            times.append(self._inbox[0][0])
+            t = self._inbox[0][0]
+            if best is None or t < best:
+                best = t
         if self._pending:
-            times.append(min(sent for sent, _ in self._pending.values()) + PENDING_TIMEOUT * self.time_scale)
-        return min(times) if times else None
+            t = min(sent for sent, _ in self._pending.values()) + PENDING_TIMEOUT * self.time_scale
+            if best is None or t < best:
+                best = t
+        return best
 
     def wake(self, now: float) -> list[dict[str, Any]]:
         """Perceive what is due, then act: the phone messages to send now."""
