@@ -27,6 +27,10 @@ Object.defineProperty(Navigator.prototype, 'vibrate', {
 
 
 def shot(page, screenshot_dir, state: str) -> None:
+    """A picture of the page once its short motions (card slides, fades) have settled."""
+    page.evaluate("""() => Promise.all(document.getAnimations()
+        .filter(a => { const d = a.effect && a.effect.getTiming().duration; const t = a.effect && a.effect.getTiming(); return typeof d === 'number' && d <= 600 && t.iterations !== Infinity; })
+        .map(a => a.finished.catch(() => null)))""")
     page.screenshot(path=str(screenshot_dir / f"phone-{state}.png"))
 
 
