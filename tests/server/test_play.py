@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import time
 from typing import Any, Iterator
 
