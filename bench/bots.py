@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -46,6 +47,40 @@ def bench_sim(games: int) -> float:
           f"{rate:.1f} games per CPU second ({summary.rounds / summary.games:.1f} rounds/game, "
           f"{100 * summary.void_rate():.1f} % void) — target >= 50 games/s")
     return rate
+
+
+def bench_breakdown(games: int) -> None:
+    """Where a simulated 8-hard-bot game spends its CPU: the seat views (built per change, as the server
+    does), the bots (observe + wake), and the rest (engine, events to JSON, the event loop)."""
+    import quatro_party.simulate as sim
+    from quatro_party.bots.core import Bot
+
+    spent = {"views": 0.0, "bots": 0.0}
+
+    def timed(name: str, fn: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            t = time.process_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[name] += time.process_time() - t
+        return wrapper
+
+    saved = sim.seat_views, Bot.wake, Bot.observe
+    sim.seat_views, Bot.wake, Bot.observe = timed("views", saved[0]), timed("bots", saved[1]), timed("bots", saved[2])
+    try:
+        t0 = time.process_time()
+        changes = 0
+        for seed in range(1, games + 1):
+            rec = sim.play_game(seed, ["hard"] * 4, 8, observer=lambda k, n, d: None)
+            changes += rec.messages
+        total = time.process_time() - t0
+    finally:
+        sim.seat_views, Bot.wake, Bot.observe = saved
+    per = {k: 1000 * v / games for k, v in spent.items()}
+    print(f"breakdown per game (CPU, timers included): total {1000 * total / games:.0f} ms = views "
+          f"{per['views']:.0f} ms + bots {per['bots']:.0f} ms + engine/loop "
+          f"{1000 * total / games - sum(per.values()):.0f} ms; {changes / games:.0f} bot messages per game")
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -120,9 +155,13 @@ def main() -> int:
     parser.add_argument("--host-seconds", type=float, default=20.0)
     parser.add_argument("--no-sim", action="store_true")
     parser.add_argument("--no-host", action="store_true")
+    parser.add_argument("--breakdown", type=int, default=0, metavar="GAMES",
+                        help="also split the CPU of that many simulated games into views / bots / engine")
     args = parser.parse_args()
     if not args.no_sim:
         bench_sim(args.sim_games)
+    if args.breakdown:
+        bench_breakdown(args.breakdown)
     if not args.no_host:
         bench_host(args.host_seconds)
     return 0
