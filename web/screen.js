@@ -56,7 +56,9 @@ function onMessage(msg) {
     }
     handleEvents(msg.events || [], before);
   } else if (msg.type === 'error' || msg.type === 'refused') {
-    addNotice(msg.message || msg.reason || msg.code || 'error', 4000, 'warn');
+    const key = `err_${msg.code || msg.reason}`;
+    const text = t(key) !== key ? t(key) : (msg.message || msg.reason || msg.code || 'error');
+    addNotice(`⚠ ${text}`, 6000, 'warn');
   }
 }
 
@@ -548,6 +550,7 @@ function burst(seat, emoji) {
 }
 
 window.addEventListener('resize', () => render());
+window.addEventListener('hashchange', () => location.reload()); // a new host link: say hello again with it
 
 // --- chrome: language, mute -------------------------------------------------------------------------
 document.documentElement.lang = language();

@@ -121,6 +121,12 @@ def test_lobby_qr_join_url_seats_and_host_controls(live_server, tv_context, chro
     spectator = open_screen(chromium.new_context(viewport=TV, locale="en-US"), live_server, host=False)
     spectator.wait("document.querySelectorAll('.seat').length === 6")
     assert spectator.page.locator("#host-bar button, .seat-controls button, .start-game").count() == 0
+    assert spectator.text("#spectator").startswith("Spectator screen")
+    # … and so does one opened with a wrong host link, which says so.
+    spectator.page.goto(live_server.screen_url(host=False) + "#host=not-the-secret")
+    spectator.page.reload()  # a fragment change alone does not reload the page
+    spectator.wait("document.querySelector('#notice-list').textContent.includes('Wrong host link')")
+    assert spectator.page.locator("#host-bar button, .seat-controls button, .start-game").count() == 0
     spectator.page.context.close()
 
     # A phone that leaves shows as offline: a hollow dot and the word, not colour alone.

@@ -67,6 +67,8 @@ export const t = makeI18n({
     offline_banner: 'Connection lost — reconnecting…',
     connecting: 'Connecting…',
     to_win: ({ n }) => `first to ${n}`,
+    err_bad_host_secret: 'Wrong host link: this screen only watches',
+    err_not_host: 'Only the host’s screen can do that',
   },
   fr: {
     title: 'Quatro Party',
@@ -130,5 +132,7 @@ export const t = makeI18n({
     offline_banner: 'Connexion perdue — reconnexion…',
     connecting: 'Connexion…',
     to_win: ({ n }) => `premier à ${n}`,
+    err_bad_host_secret: 'Lien d’hôte erroné : cet écran ne fait que regarder',
+    err_not_host: 'Seul l’écran de l’hôte peut faire cela',
   },
 });
