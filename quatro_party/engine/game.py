@@ -553,9 +553,11 @@ class Game:
             s.hand, s.ready, s.channel_held, s.channel_choice = [], False, False, None
             s.next_emission_at = s.last_emission_at = None
             s.last_emitted = None
+            s.swap_ready_at = s.channel_ready_at = float("-inf")  # no cooldown carried into the lobby
         self.centre, self.vote, self.result, self.winners = [], None, None, ()
-        self.phase_ends_at = None
+        self.phase_ends_at = self.round_opened_at = None
         self.last_vote_end = None
+        self.reshuffled, self.redeals = False, 0  # the lobby's view shows no reshuffle of an old round
         events.append(ev.BackToLobby())
 
     # --- handlers: the sign -------------------------------------------------------

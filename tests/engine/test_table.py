@@ -5,7 +5,7 @@ import random
 import pytest
 
 from quatro_party.engine import (
-    Game, NewGame, Phase, Reason, RequestReshuffle, SeatKind, SetConnected, SetSeatCount, Sit, StartGame,
+    AnswerVote, Game, NewGame, Swap, Phase, Reason, RequestReshuffle, SeatKind, SetConnected, SetSeatCount, Sit, StartGame,
     partner_of, seat_view, seats_of, table_view, team_of,
 )
 
@@ -96,7 +96,13 @@ def test_r3_a_bot_is_always_connected_and_ready():
 def test_new_game_goes_back_to_the_lobby_with_same_seats_and_scores_at_zero():
     game = playing(4, "HBHB")
     game.teams[0].score = 3
+    ok(game.apply(RequestReshuffle(0), 0.5))  # reshuffled at once (the other human is seat 2: a voter)…
+    ok(game.apply(AnswerVote(2, True), 0.5))
+    ok(game.apply(Swap(0, game.seats[0].hand[0].id, 0, game.centre[0].id), 0.5))
+    assert game.reshuffled and seat_view(game, 0, 1.0)["you"]["swap_wait"] == 1.5
     ok(game.apply(NewGame(), 1.0))
+    view = seat_view(game, 0, 1.0)  # …and nothing of the old round shows in the lobby
+    assert view["reshuffle"]["done"] is False and view["you"]["swap_wait"] == 0.0 and view["result"] is None
     assert game.phase is Phase.LOBBY and game.scores() == (0, 0)
     assert [s.kind for s in game.seats] == [SeatKind.HUMAN, SeatKind.BOT] * 2
     assert all(not s.hand for s in game.seats) and game.centre == []
