@@ -136,8 +136,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         except Exception:  # pragma: no cover - a broken socket must never take anything else down
             log.exception("%r: socket handler failed", conn)
         finally:
-            conn.open = False
             table.disconnect(conn)
+            conn.finish()
 
     @sock.route("/ws/phone")
     def ws_phone(ws: Any) -> None:

@@ -110,6 +110,17 @@ class Connection:
         except queue.Full:
             self._force_close()
 
+    def finish(self, timeout: float = 1.0) -> None:
+        """End of the socket's handler: let the writer send what is queued, close, and stop.
+
+        flask-sock closes the socket itself after the handler returns; waiting for our writer
+        first keeps that close from racing one of our sends on the same socket.
+        """
+        self.close()
+        if self._writer is not None and self._writer is not threading.current_thread():
+            self._writer.join(timeout)
+        self.open = False
+
     def _force_close(self) -> None:
         """Cut a stuck socket: its writer may be blocked in ``send`` for good.
 
