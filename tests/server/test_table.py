@@ -255,3 +255,42 @@ def test_a_broken_bot_never_stops_the_table(live_server_factory):
     view = ana.wait_state(lambda v: v["phase"] == "play")
     assert ana.act("swap", card=view["you"]["hand"][0]["id"], place=0, expected=view["centre"][0]["id"])["type"] == "ok"
     assert server.table._thread.is_alive()
+
+
+def test_scheduler_emits_every_5_s_and_ends_silent_votes_r18_r28(live_server_factory):
+    """R18: a held channel re-emits every 5 s; R28: a vote nobody answers ends after 20 s — driven by the clock."""
+    clock = FakeClock()
+    server = live_server_factory(clock=clock)
+    screen = server.screen()
+    phones = [server.phone() for _ in range(4)]
+    for seat, phone in enumerate(phones):
+        phone.join(seat, f"P{seat}")
+    screen.host("start_game")
+    for phone in phones:
+        phone.wait_state(lambda v: v["phase"] == "sign")
+        phone.act("ready")
+    screen.wait_state(lambda v: v["phase"] == "play")
+    assert phones[1].act("take_channel")["type"] == "ok"
+    assert phones[1].act("choose_emoji", emoji="🐙")["type"] == "ok"
+
+    def emissions() -> int:
+        screen.drain(0.05)
+        return sum(1 for m in screen.messages if m["type"] == "state"
+                   for e in m["events"] if e["type"] == "emitted" and e["seat"] == 1)
+
+    assert emissions() == 1  # at once (R18)
+    clock.advance(4.9)
+    server.table.poke()
+    assert emissions() == 1
+    clock.advance(0.1)
+    server.table.poke()
+    screen.wait_state(lambda v: True)
+    assert emissions() == 2  # 5 s later, by the scheduler alone
+    assert phones[0].act("request_reshuffle")["type"] == "ok"
+    assert screen.wait_state(lambda v: v["reshuffle"]["vote"] is not None)["reshuffle"]["vote"]["left"] == 20.0
+    clock.advance(20.0)
+    server.table.poke()
+    view = screen.wait_state(lambda v: v["reshuffle"]["vote"] is None)
+    ended = [e for m in screen.messages if m["type"] == "state" for e in m["events"] if e["type"] == "vote_ended"]
+    assert ended and ended[-1] == {"type": "vote_ended", "passed": False, "why": "silence"}
+    assert not view["reshuffle"]["done"]
