@@ -187,6 +187,10 @@ class PlayingBot(Bot):
             self.decoy_at = self.release_at = None
             if held and choice == sign:
                 return []
+            if not self.view["seats"][self.partner()]["connected"]:
+                # R33: nobody can answer the sign, but the opponents would read it: keep the carré quiet
+                # (and keep it: the partner may come back, then we show it)
+                return []
             if held:
                 self.my_fresh.append(sign)
                 return [self.send("choose_emoji", now, emoji=sign)]

@@ -446,3 +446,30 @@ def test_simulator_feeds_each_bot_its_own_seat_view_only(monkeypatch):
     monkeypatch.setattr(sim, "make_bot", Spy)
     sim.play_game(41, ["hard", "easy"], 4)
     assert len(seen) == 4 and min(seen.values()) > 50
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_r33_carre_kept_quiet_while_the_human_partner_is_away(level):
+    """R33: the human partner is disconnected: showing the sign would only tell the opponents. The bot keeps
+    its carré (no exchange) and shows the sign once the partner is back."""
+    from quatro_party.engine import Ready, SetConnected
+    game = bot_table(4, seed=12, humans=(3,))
+    game.apply(Ready(3), 0.0)
+    assert game.phase is Phase.PLAY
+    s1 = game.seats[1]
+    rank = s1.hand[0].rank
+    pool = [c for s in game.seats for c in s.hand] + game.centre
+    rest = [c for c in pool if c.rank != rank]
+    s1.hand = [c for c in pool if c.rank == rank]
+    for s in (0, 2, 3):
+        game.seats[s].hand, rest = rest[:4], rest[4:]
+    game.centre = rest
+    out = game.apply(SetConnected(3, False), 0.0)
+    bot = make_bot(1, level, random.Random(4))
+    feed(bot, game, 1, 0.0, [e.to_json() for e in out.events])
+    assert [m for _, m in run_bot(bot, 20.0)] == []
+    out = game.apply(SetConnected(3, True), 20.0)
+    feed(bot, game, 1, 20.0, [e.to_json() for e in out.events])
+    sent = [m for _, m in run_bot(bot, 30.0)]
+    assert [m["type"] for m in sent[:2]] == ["take_channel", "choose_emoji"]
+    assert sent[1]["emoji"] == game.teams[1].sign
