@@ -123,8 +123,8 @@ def test_lobby_qr_join_url_seats_and_host_controls(live_server, tv_context, chro
     assert spectator.page.locator("#host-bar button, .seat-controls button, .start-game").count() == 0
     assert spectator.text("#spectator").startswith("Spectator screen")
     # … and so does one opened with a wrong host link, which says so.
-    spectator.page.goto(live_server.screen_url(host=False) + "#host=not-the-secret")
-    spectator.page.reload()  # a fragment change alone does not reload the page
+    with spectator.page.expect_navigation():  # the page reloads itself on a new host link
+        spectator.page.goto(live_server.screen_url(host=False) + "#host=not-the-secret")
     spectator.wait("document.querySelector('#notice-list').textContent.includes('Wrong host link')")
     assert spectator.page.locator("#host-bar button, .seat-controls button, .start-game").count() == 0
     spectator.page.context.close()
