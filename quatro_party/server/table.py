@@ -54,8 +54,7 @@ def _load_make_bot() -> Callable[..., Any]:
     return make_bot
 
 
-def _dumps(msg: dict[str, Any]) -> str:
-    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+_dumps = p.json_text  # every frame: compact UTF-8 JSON, emoji unescaped
 
 
 class Table:
