@@ -33,6 +33,9 @@ class Invariants:
 
     def __init__(self, views_every: int = 1) -> None:
         self.scores: tuple[int, ...] | None = None
+        self.last_swap: dict[int, float] = {}  # seat → time of its last successful exchange
+        self.last_change: dict[int, float] = {}  # seat → time of its last take or release
+        self.last_emission: dict[int, float] = {}  # seat → time of its last emission, this round
         self.views_every = views_every
         self.steps = 0
         self.rounds_ended = 0
@@ -46,6 +49,7 @@ class Invariants:
         self._cards(game)
         self._deals(game, events)
         self._scores(game, events)
+        self._rates(play, events)
         # R32: a round in play is never seen 3 minutes or more after it opened.
         if game.phase is Phase.PLAY:
             assert game.now < game.round_opened_at + game.timing.round_length
@@ -81,6 +85,25 @@ class Invariants:
                 hand[hand.index(e.took)] = e.put
         for hand in hands:
             assert max(Counter(c.rank for c in hand).values()) < 3, hand
+
+    def _rates(self, play: RandomPlay, events) -> None:
+        """R15, R21, R18: 2 s between a seat's exchanges, 2 s between its channel changes, 5 s between emissions."""
+        game, now = play.game, play.now
+        if any(isinstance(e, (ev.SignPhaseOpened, ev.BackToLobby)) for e in events):
+            self.last_swap.clear(), self.last_change.clear(), self.last_emission.clear()
+        for e in events:
+            if isinstance(e, ev.Swapped):  # a command's own event: it happened at ``now``
+                assert now - self.last_swap.get(e.seat, float("-inf")) >= game.timing.swap_cooldown
+                self.last_swap[e.seat] = now
+            elif isinstance(e, (ev.ChannelTaken, ev.ChannelReleased)):
+                assert now - self.last_change.get(e.seat, float("-inf")) >= game.timing.channel_cooldown
+                self.last_change[e.seat] = now
+        for seat, s in enumerate(game.seats):
+            at = s.last_emission_at
+            if at is not None and at != self.last_emission.get(seat):
+                before = self.last_emission.get(seat, float("-inf"))
+                assert at - before >= game.timing.emission_period - 1e-9, (seat, before, at)
+                self.last_emission[seat] = at
 
     def _scores(self, game, events) -> None:
         """R34: scores never decrease (only a new game puts them back to zero)."""
