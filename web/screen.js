@@ -137,6 +137,10 @@ function renderBar() {
       s.append(dice);
     }
     if ((view.winners || []).includes(team.team)) s.classList.add('winner');
+    if (view.phase === 'pause' && view.result && (view.result.scorers || []).includes(team.team)) {
+      s.append(el('span', 'plus', '+1'));
+      s.classList.add('scored');
+    }
     scores.append(s);
   }
   $('#lang').textContent = lang() === 'fr' ? 'EN' : 'FR';
