@@ -44,6 +44,10 @@ from .rules import (
 MAX_NAME_LENGTH = 20
 
 
+#: Float noise tolerated when a cooldown ends (seconds).
+_SLACK = 1e-9
+
+
 def _is_index(value: object) -> bool:
     """A seat, place or team number: a plain int, and not a bool (``True`` is not team 1)."""
     return type(value) is int
@@ -482,7 +486,9 @@ class Game:
         return s
 
     def _wait(self, reason: Reason, ready_at: float, what: str) -> None:
-        if self.now < ready_at:
+        # A nanosecond of slack: with scaled timings, 0.1 + 0.2 is 0.30000000000000004, and a
+        # player (or bot) acting exactly when the wait ends must not be told "0.0 s left".
+        if ready_at - self.now > _SLACK:
             left = round(ready_at - self.now, 3)
             # Tenths rounded *up* (never "0.0 s left" while still waiting); the inner round()
             # absorbs float noise such as 2.0 - 0.7 = 1.3000000000000003.

@@ -95,3 +95,11 @@ def test_r16_exchanges_are_ordered_by_arrival():
         assert game.centre[k].id == gives[first]
         assert expected in [c.id for c in game.seats[first].hand]
         assert format_cards(game.seats[second].hand) == ("QQJJ" if second == 1 else "AAKT")
+
+
+def test_r15_a_cooldown_ends_exactly_on_time_even_with_scaled_timings():
+    from quatro_party.engine import Timing
+    game = position(START, timing=Timing().scaled(0.1))  # swap cooldown 0.2 s
+    ok(game.apply(Swap(*swap_args(game, 0, "T", "K")), 0.1))
+    refused(game.apply(Swap(*swap_args(game, 0, "A", "A")), 0.29), Reason.SWAP_COOLDOWN)
+    ok(game.apply(Swap(*swap_args(game, 0, "A", "A")), 0.3))  # 0.1 + 0.2 == 0.30000000000000004 in floats
