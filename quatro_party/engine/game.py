@@ -646,7 +646,7 @@ class Game:
         s.channel_choice = c.emoji
         if s.next_emission_at is None:  # R18: at once, or at the next 5 s mark
             period = self.timing.emission_period
-            if s.last_emission_at is None or self.now - s.last_emission_at >= period:
+            if s.last_emission_at is None or self.now - s.last_emission_at >= period - _SLACK:
                 s.next_emission_at = self.now
                 self._emit(c.seat, events)
             else:

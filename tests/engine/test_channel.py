@@ -117,3 +117,14 @@ def test_r18_r21_durations_follow_the_timing(factor):
     assert game.next_deadline() == pytest.approx(5.0 * factor)
     refused(game.apply(ReleaseChannel(0), 1.9 * factor), Reason.CHANNEL_COOLDOWN)
     ok(game.apply(ReleaseChannel(0), 2.0 * factor))
+
+
+def test_r18_a_choice_exactly_5_s_after_the_last_emission_is_emitted_at_once_with_scaled_timings():
+    from quatro_party.engine import Timing
+    game = playing(4, timing=Timing().scaled(0.1))  # emission period 0.5 s, channel cooldown 0.2 s
+    ok(game.apply(TakeChannel(0), 0.0))
+    ok(game.apply(ChooseEmoji(0, "🍍"), 0.1))
+    ok(game.apply(ReleaseChannel(0), 0.2))
+    ok(game.apply(TakeChannel(0), 0.4))
+    out = ok(game.apply(ChooseEmoji(0, "🚀"), 0.6))  # 0.6 - 0.1 is 0.49999999999999994 in floats
+    assert _emitted(out) == [(0, "🚀")] and game.next_deadline() > 0.6
