@@ -6,12 +6,13 @@ import json
 import pytest
 
 from quatro_party.engine import (
-    CallQuatro, ChooseEmoji, Phase, PickSign, Ready, Reason, RequestReshuffle, Swap, TakeChannel, reveal_view, seat_view, table_view,
+    AnswerVote, CallContre, CallQuatro, ChooseEmoji, Phase, PickSign, Ready, Reason, ReleaseChannel, RequestReshuffle,
+    Swap, TakeChannel, reveal_view, seat_view, table_view,
 )
 from quatro_party.engine.randomplay import RandomPlay
 
 from .leaks import card_ids, check_event, check_view, emojis_in
-from .scenario import fingerprint, ok, playing, position, refused, sign_phase, swap_args
+from .scenario import fingerprint, lobby, ok, position, refused, sign_phase, swap_args
 
 
 def test_r36_the_table_view_holds_public_facts_and_no_hand_or_sign():
@@ -132,3 +133,41 @@ def test_refusal_messages_a_phone_can_show():
         assert data["message"] == message and isinstance(data["reason"], str)
     assert messages["cooldown, 1.3 s left"].refusal.to_json()["details"] == {"wait": 1.3}
     refused(messages["not during the play phase (only sign)"], Reason.WRONG_PHASE)
+
+
+def _in_phase(phase: str):
+    """A 4-seat game (humans 0–2, bot 3) in the named phase, at t=1."""
+    if phase == "lobby":
+        return lobby(4, "HHHB")
+    if phase == "sign":
+        return sign_phase(4, "HHHB")
+    game = position("AAKT QQJJ KKTT JJAQ | KQTA", "HHHB")
+    if phase in ("pause", "over"):
+        if phase == "over":
+            game.teams[1].score = 4
+        ok(game.apply(CallQuatro(0), 1.0))  # false: team 1 scores
+    return game
+
+
+ILLEGAL = {
+    "lobby": [Swap(0, 0, 0, 0), PickSign(0, "🍍"), Ready(0), TakeChannel(0), CallQuatro(0), RequestReshuffle(0)],
+    "sign": [Swap(0, 0, 0, 0), PickSign(0, "🐈"), PickSign(3, "🍍"), TakeChannel(0), ChooseEmoji(0, "🍍"),
+             CallQuatro(0, confirmed=True), RequestReshuffle(0)],
+    "play": [PickSign(0, "🍍"), Ready(0), Swap(0, 999, 0, 0), Swap(0, 0, 9, 0), Swap(0, 0, 0, 999), Swap(9, 0, 0, 0),
+             ReleaseChannel(0), ChooseEmoji(0, "🍍"), CallContre(0, team=0), RequestReshuffle(3),
+             AnswerVote(1, True)],
+    "pause": [Swap(0, 0, 0, 0), PickSign(0, "🍍"), Ready(0), TakeChannel(0), CallQuatro(0), RequestReshuffle(0)],
+    "over": [Swap(0, 0, 0, 0), PickSign(0, "🍍"), TakeChannel(0), CallQuatro(0), RequestReshuffle(0)],
+}
+
+
+@pytest.mark.parametrize("phase, command", [(p, c) for p, cs in ILLEGAL.items() for c in cs],
+                         ids=lambda v: v if isinstance(v, str) else type(v).__name__)
+def test_an_illegal_command_is_refused_in_every_phase_and_changes_nothing(phase, command):
+    game = _in_phase(phase)
+    game.tick(2.0)
+    before = copy.deepcopy(game)
+    out = game.apply(command, 2.0)
+    assert out.refusal is not None and out.events == ()
+    assert fingerprint(game) == fingerprint(before)
+    assert table_view(game, 2.0) == table_view(before, 2.0)
