@@ -1,7 +1,6 @@
 """R8–R13: the sign phase — picking, secrecy, no repeat, readiness, random signs, dealing at the open."""
 
 import json
-import random
 
 import pytest
 
