@@ -156,17 +156,21 @@ class Bot:
     def _perceive(self, msg: dict[str, Any], at: float) -> None:
         kind = msg.get("type")
         if kind == "state":
+            view = msg.get("view")
+            if not (isinstance(view, dict) and "you" in view):
+                view = None
+            elif view.get("round", 0) != self.round:
+                # a new round first: its deal may come in this very message (an all-bot table opens at once)
+                self.n = int(view["seat_count"])
+                self._new_round(view.get("round", 0), at)
             for event in msg.get("events") or ():
                 self._event(event, at)
-            view = msg.get("view")
-            if isinstance(view, dict) and "you" in view:
+            if view is not None:
                 self.view, self.view_at = view, at
                 self.n = int(view["seat_count"])
                 you = view["you"]
                 self.swap_block_until = max(self.swap_block_until, at + (you.get("swap_wait") or 0.0))
                 self.channel_block_until = max(self.channel_block_until, at + (you.get("channel_wait") or 0.0))
-                if view.get("round", 0) != self.round:
-                    self._new_round(view.get("round", 0), at)
         elif kind in ("ok", "refused", "error"):  # "error": the host refused the message itself (e.g. flood)
             self._pending.pop(str(msg.get("id")), None)
             if kind == "refused":
