@@ -37,7 +37,6 @@ class Reason(str, Enum):
     NO_VOTE = "no_vote"
     NOT_A_VOTER = "not_a_voter"  # R28
     ALREADY_ANSWERED = "already_answered"
-    TIME_WENT_BACK = "time_went_back"
 
 
 @dataclass(frozen=True)
