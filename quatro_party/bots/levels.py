@@ -18,10 +18,10 @@ Why this play (game theory, checked with ``python -m quatro_party.simulate``):
   opponents' Contres. Between hard bots that never bluff, 3 rounds in 4 end with the Contre.
 * What saves the sign is doubt. A decoy right after an exchange that *could* have completed a carré, with the
   bot standing still afterwards as a carré holder must, looks exactly like the real thing: opponents who Contre
-  on it hand us the point (R24). Hard bots that bluff this way win 91 % of games against otherwise identical
+  on it hand us the point (R24). Hard bots that bluff this way win 92 % of games against otherwise identical
   hard bots that never bluff (200 games, duplicate deals), and their true signs are then trusted less.
 * Contre early: a round left running usually ends with the other team's Quatro, so calling at a belief of
-  0.4 pays (0.3–0.5 are all within noise in the simulator; 0.55–0.7 lose 5–20 points of win rate).
+  0.4 pays (0.3 and 0.5 are within noise in the simulator; hard bots waiting for 0.7 win 15 % of games).
 * Readers must learn: hard scores every seat's fresh emojis at each reveal (R26) as sign or decoy and trusts
   that seat's next emoji accordingly; an emoji shown earlier this deal and left unanswered by the partner is
   a known decoy.
