@@ -294,3 +294,47 @@ def test_scheduler_emits_every_5_s_and_ends_silent_votes_r18_r28(live_server_fac
     ended = [e for m in screen.messages if m["type"] == "state" for e in m["events"] if e["type"] == "vote_ended"]
     assert ended and ended[-1] == {"type": "vote_ended", "passed": False, "why": "silence"}
     assert not view["reshuffle"]["done"]
+
+
+class _Framer:
+    """Stands in for wsproto: a "frame" is the text and a newline."""
+
+    def send(self, event: Any) -> bytes:
+        return event.data.encode() + b"\n"
+
+
+class _FakeWs:
+    """Just enough of simple_websocket's server socket for :class:`Connection`."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock, self.ws, self.connected = sock, _Framer(), True
+
+    def send(self, text: str) -> None:
+        self.sock.sendall(text.encode() + b"\n")
+
+    def close(self, reason: int | None = None, message: str | None = None) -> None:
+        self.connected = False
+
+
+def test_fast_and_slow_paths_keep_every_frame_whole_and_in_order():
+    """Frames go out at once while the kernel takes them, through the writer when it does not:
+    a slow reader still gets every frame, whole, in order, and the sender never waits."""
+    ours, theirs = socket.socketpair()
+    ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8192)
+    theirs.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8192)
+    conn = Connection("phone", _FakeWs(ours), outgoing_limit=10_000)
+    frames = [json.dumps({"n": i, "pad": "x" * (i % 700)}) for i in range(3000)]
+    t = time.monotonic()
+    for text in frames:
+        conn.send_text(text)
+    assert time.monotonic() - t < 2.0, "the sender must never wait for a slow reader"
+    assert conn._pending > 0, "the kernel buffer filled up: the writer thread has the rest"
+    received = b""
+    theirs.settimeout(5)
+    while received.count(b"\n") < len(frames):
+        time.sleep(0.0005)  # a slow phone
+        received += theirs.recv(65536)
+    assert received.decode().splitlines() == frames
+    conn.finish()
+    ours.close()
+    theirs.close()
