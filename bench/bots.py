@@ -54,6 +54,7 @@ def bench_breakdown(games: int) -> None:
     does), the bots (observe + wake), and the rest (engine, events to JSON, the event loop)."""
     import quatro_party.simulate as sim
     from quatro_party.bots.core import Bot
+    from quatro_party.engine.views import ViewBuilder
 
     spent = {"views": 0.0, "bots": 0.0}
 
@@ -66,8 +67,9 @@ def bench_breakdown(games: int) -> None:
                 spent[name] += time.process_time() - t
         return wrapper
 
-    saved = sim.seat_views, Bot.wake, Bot.observe
-    sim.seat_views, Bot.wake, Bot.observe = timed("views", saved[0]), timed("bots", saved[1]), timed("bots", saved[2])
+    saved = ViewBuilder.seat_views, Bot.wake, Bot.observe
+    ViewBuilder.seat_views, Bot.wake, Bot.observe = (timed("views", saved[0]), timed("bots", saved[1]),
+                                                     timed("bots", saved[2]))
     try:
         t0 = time.process_time()
         changes = 0
@@ -76,7 +78,7 @@ def bench_breakdown(games: int) -> None:
             changes += rec.messages
         total = time.process_time() - t0
     finally:
-        sim.seat_views, Bot.wake, Bot.observe = saved
+        ViewBuilder.seat_views, Bot.wake, Bot.observe = saved
     per = {k: 1000 * v / games for k, v in spent.items()}
     print(f"breakdown per game (CPU, timers included): total {1000 * total / games:.0f} ms = views "
           f"{per['views']:.0f} ms + bots {per['bots']:.0f} ms + engine/loop "

@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .bots import LEVELS, make_bot
-from .engine import Game, Phase, SeatKind, Sit, StartGame, table_view
+from .engine import Game, Phase, SeatKind, Sit, StartGame
 from .engine import events as ev
 from .engine.rules import DEFAULT_TIMING, Timing
+from .engine.views import ViewBuilder
 from .protocol import ack_message, parse_phone, refused_message, state_message, to_command
 
 #: Stop a game that has not ended after this many rounds (it counts as undecided).
@@ -39,35 +40,10 @@ ENDINGS = ("correct_quatro", "false_quatro", "correct_contre", "false_contre", "
 
 
 def seat_views(game: Game, now: float) -> list[dict[str, Any]]:
-    """Every seat's view, as :func:`quatro_party.engine.seat_view` builds it, with one shared table view.
-
-    ``seat_view`` rebuilds the whole table view for each seat; at eight seats and thousands of changes per
-    game that dominates the simulator, so the public part is built once and shared (bots never mutate a
-    view). ``tests/bots`` checks this equals ``seat_view`` field for field.
-    """
-    table = table_view(game, now)
-    playing = game.phase is Phase.PLAY
-    vote = game.vote
-    out = []
-    for seat, s in enumerate(game.seats):
-        team = game.teams[game.team(seat)]
-        view = dict(table)
-        view["you"] = {
-            "seat": seat,
-            "team": game.team(seat),
-            "partner": game.partner(seat),
-            "hand": [c.to_json() for c in s.hand] if playing else [],
-            "has_carre": playing and game.has_carre(seat),
-            "sign": team.sign,
-            "last_sign": team.last_sign,
-            "swap_wait": round(max(0.0, s.swap_ready_at - now), 3) if s.swap_ready_at != float("-inf") else 0.0,
-            "channel_wait": (round(max(0.0, s.channel_ready_at - now), 3)
-                             if s.channel_ready_at != float("-inf") else 0.0),
-            "channel_choice": s.channel_choice,
-            "voter": vote is not None and seat in vote.voters and seat not in vote.accepted,
-        }
-        out.append(view)
-    return out
+    """Every seat's view, equal to :func:`quatro_party.engine.seat_view` for each seat (``tests/bots`` checks
+    it field for field at every step of whole games). See :class:`~quatro_party.engine.views.ViewBuilder`;
+    :func:`play_game` keeps one builder per game, so that successive views share their unchanged parts."""
+    return ViewBuilder(game).seat_views(now)
 
 
 @dataclass
@@ -109,6 +85,7 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
     todo = sorted(script, key=lambda x: x[0])
     endings: list[tuple[str, str | None]] = []
     sent = 0
+    builder = ViewBuilder(game)
 
     def deliver(events: Sequence[ev.Event], now: float) -> None:
         if not events:
@@ -127,7 +104,7 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
         if exact_views:
             views = [seat_view(game, s, now) for s in range(seats)]
         else:
-            views = seat_views(game, now)
+            views = builder.seat_views(now)
         for s, bot in bots.items():
             bot.observe(state_message(views[s], public, table=table_info), now)
 

@@ -107,3 +107,131 @@ def seat_view(game: Game, seat: int, now: float) -> dict[str, Any]:
         "voter": vote is not None and seat in vote.voters and seat not in vote.accepted,
     }
     return view
+
+
+class ViewBuilder:
+    """Every seat's view of one game at once, for a caller that builds them at each change (the simulator).
+
+    ``ViewBuilder(game).seat_views(now)[s] == seat_view(game, s, now)`` for every seat, field for field (a test
+    checks it at every step of whole games), but much cheaper: the table part is built once and shared by the
+    seats, and the parts that rarely change (the timing, the signs, each card's JSON, the seats list, the
+    reveal) are built once and *shared between successive views*. The views are therefore read-only: a caller
+    that mutates one would change others. ``seat_view`` and ``table_view`` still build fresh dicts.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._timing: tuple[Any, dict[str, Any]] | None = None
+        self._cards: dict[int, tuple[Any, dict[str, Any]]] = {}
+        self._seats_key: tuple | None = None
+        self._seats: list[dict[str, Any]] = []
+        self._result: tuple[Any, dict[str, Any] | None] = (None, None)
+        self._signs = list(SIGNS)
+        self._team_seats: tuple[int, list[list[int]]] = (0, [])
+
+    def _card(self, c: Any) -> dict[str, Any]:
+        found = self._cards.get(c.id)
+        if found is None or found[0] is not c:
+            found = self._cards[c.id] = (c, c.to_json())
+        return found[1]
+
+    def table_view(self, now: float) -> dict[str, Any]:
+        """Equal to :func:`table_view` (shares its unchanged parts with the previous call's)."""
+        game = self.game
+        phase = game.phase
+        playing = phase is Phase.PLAY
+        timing = game.timing
+        if self._timing is None or self._timing[0] is not timing:
+            self._timing = (timing, asdict(timing))
+        bot = SeatKind.BOT
+        key = tuple((s.kind, s.name, s.connected, s.ready, s.channel_held, s.last_emitted) for s in game.seats)
+        if key != self._seats_key:
+            self._seats_key = key
+            self._seats = [{
+                "seat": i,
+                "team": game.team(i),
+                "kind": kind.value,
+                "name": name,
+                "connected": connected or kind is bot,
+                "ready": ready or kind is bot,  # R11: bots are always ready
+                "channel": {"held": held, "emoji": emitted if held else None},
+            } for i, (kind, name, connected, ready, held, emitted) in enumerate(key)]
+        vote = game.vote
+        last_vote_gap = None
+        if game.last_vote_end is not None:
+            last_vote_gap = _left(game.last_vote_end + timing.vote_gap, now) or None
+        result = None
+        if phase in (Phase.PAUSE, Phase.OVER, Phase.SIGN) and game.result is not None:
+            if self._result[0] is not game.result:
+                self._result = (game.result, game.result.to_json())
+            result = self._result[1]
+        card = self._card
+        if self._team_seats[0] != game.seat_count:
+            self._team_seats = (game.seat_count, [list(seats_of(t, game.seat_count))
+                                                  for t in range(game.seat_count // 2)])
+        team_seats = self._team_seats[1]
+        return {
+            "phase": phase.value,
+            "round": game.round,
+            "seat_count": game.seat_count,
+            "winning_score": game.winning_score,
+            "clock": _left(game.phase_ends_at, now),
+            "timing": self._timing[1],
+            "signs": self._signs,
+            "seats": self._seats,
+            "teams": [
+                {"team": t, "seats": team_seats[t], "score": team.score,
+                 "random_sign": team.random_sign and playing}
+                for t, team in enumerate(game.teams)
+            ],
+            "centre": [card(c) for c in game.centre] if playing else [],
+            "redeals": game.redeals if playing else 0,
+            "reshuffle": {
+                "done": game.reshuffled,
+                "vote": None if vote is None else {
+                    "requester": vote.requester, "voters": list(vote.voters),
+                    "accepted": list(vote.accepted), "left": _left(vote.ends_at, now),
+                },
+                "next_vote_in": last_vote_gap,
+            },
+            "result": result,
+            "winners": list(game.winners),
+        }
+
+    def seat_views(self, now: float) -> list[dict[str, Any]]:
+        """Every seat's view, equal to ``[seat_view(game, s, now) for s in seats]``."""
+        game = self.game
+        table = self.table_view(now)
+        playing = game.phase is Phase.PLAY
+        vote = game.vote
+        card = self._card
+        half = game.seat_count // 2
+        teams = game.teams
+        never = float("-inf")
+        out = []
+        for seat, s in enumerate(game.seats):
+            team = teams[seat % half]
+            hand = s.hand
+            view = table.copy()
+            if playing:
+                cards = [card(c) for c in hand]
+                rank = hand[0].rank if len(hand) == 4 else None
+                carre = rank is not None and hand[1].rank == rank and hand[2].rank == rank and hand[3].rank == rank
+            else:
+                cards, carre = [], False
+            swap_at, channel_at = s.swap_ready_at, s.channel_ready_at
+            view["you"] = {
+                "seat": seat,
+                "team": seat % half,
+                "partner": (seat + half) % game.seat_count,
+                "hand": cards,
+                "has_carre": carre,
+                "sign": team.sign,
+                "last_sign": team.last_sign,
+                "swap_wait": round(max(0.0, swap_at - now), 3) if swap_at != never else 0.0,
+                "channel_wait": round(max(0.0, channel_at - now), 3) if channel_at != never else 0.0,
+                "channel_choice": s.channel_choice,
+                "voter": vote is not None and seat in vote.voters and seat not in vote.accepted,
+            }
+            out.append(view)
+        return out

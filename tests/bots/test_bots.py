@@ -134,6 +134,32 @@ def test_simulator_views_equal_engine_seat_views():
     assert (a.scores, a.endings, a.sim_time) == (b.scores, b.endings, b.sim_time)
 
 
+def test_view_builder_equals_seat_view_at_every_change_of_whole_games(monkeypatch):
+    """The simulator's ViewBuilder shares unchanged parts between successive views: at every change of whole
+    games (8 and 6 seats, all levels, a reshuffle and a disconnection), each view equals the engine's seat_view
+    and serialises to the same bytes."""
+    from quatro_party.engine import RequestReshuffle, SetConnected
+    from quatro_party.engine.views import ViewBuilder
+    real = ViewBuilder.seat_views
+    checked = Counter()
+
+    def checking(self: ViewBuilder, now: float) -> list[dict[str, Any]]:
+        views = real(self, now)
+        exact = [seat_view(self.game, s, now) for s in range(self.game.seat_count)]
+        assert views == exact
+        assert json.dumps(views, sort_keys=False) == json.dumps(exact, sort_keys=False)
+        checked[self.game.seat_count] += 1
+        return views
+
+    monkeypatch.setattr(ViewBuilder, "seat_views", checking)
+    play_game(3, ["hard", "normal", "easy", "hard"], 8)
+    script = [(40.0, lambda g, now: g.apply(RequestReshuffle(5), now)),
+              (60.0, lambda g, now: g.apply(SetConnected(5, False), now)),
+              (90.0, lambda g, now: g.apply(SetConnected(5, True), now))]
+    play_game(4, ["hard", "normal", "easy"], 6, humans=(5,), script=script, max_rounds=3)
+    assert checked[8] > 300 and checked[6] > 50
+
+
 # --- R13, R30 ------------------------------------------------------------------------------
 
 
