@@ -45,6 +45,7 @@ class SeatFacts:
     mixed: bool = False  # keeps cards of two ranks or more: no carré possible now
     last_swap: float | None = None
     emitted: list[tuple[float, str]] = field(default_factory=list)  # (time, emoji), this round
+    belief: tuple | None = None  # a level's cache of what its belief draws from the cards (see HardBot)
 
 
 @dataclass
@@ -79,6 +80,7 @@ class Bot:
         self._last_observed: float | None = None
         self._last_perceive: float = float("-inf")
         self.time_scale = 1.0  # < 1 only at a table whose rules were sped up (tests, demos)
+        self._seen_timing: Any = None  # the last view's timing dict, already read
         self._timer: float | None = None  # own plan: when to look again without news
         self._pending: dict[str, tuple[float, dict[str, Any]]] = {}  # id -> (sent_at, message)
         self._serial = 0
@@ -97,7 +99,9 @@ class Bot:
         self.n = 4  # seats at the table, from the last view
         self._version = 0  # bumped whenever the hidden pool may change: card caches are valid for one version
         self._pool_cache: tuple[int, dict[str, int]] | None = None
+        self._pool_total = 0  # sum of the cached pool
         self._odds_cache: dict[int, tuple[tuple[int, int], tuple[float, str | None]]] = {}
+        self._centre_ranks: tuple[Any, set[str]] = (None, set())
         self.setup()
 
     def setup(self) -> None:
@@ -111,10 +115,12 @@ class Bot:
             raise TypeError("a bot only reads protocol messages (dicts)")
         if message.get("type") == "state":
             timing = (message.get("view") or {}).get("timing") or {}
-            length = timing.get("round_length")
-            if isinstance(length, (int, float)) and length > 0:
-                # a table run faster (host --time-scale) scales its humans too, rule for rule
-                self.time_scale = min(1.0, float(length) / DEFAULT_TIMING.round_length)
+            if timing is not self._seen_timing:  # views may share one timing dict: read it once
+                self._seen_timing = timing
+                length = timing.get("round_length")
+                if isinstance(length, (int, float)) and length > 0:
+                    # a table run faster (host --time-scale) scales its humans too, rule for rule
+                    self.time_scale = min(1.0, float(length) / DEFAULT_TIMING.round_length)
         if now != self._last_observed:  # one glance per instant: a burst is seen together
             delay = max(MIN_REACTION, self.rng.gauss(self.reaction_mean, self.reaction_spread)) * self.time_scale
             self._last_perceive = max(self._last_perceive, now + delay)
@@ -139,9 +145,10 @@ class Bot:
         while self._inbox and self._inbox[0][0] <= now:
             _, observed_at, msg = self._inbox.popleft()
             self._perceive(msg, observed_at)
-        for ref, (sent, _) in list(self._pending.items()):
-            if sent + PENDING_TIMEOUT * self.time_scale <= now:
-                del self._pending[ref]
+        if self._pending:
+            for ref, (sent, _) in list(self._pending.items()):
+                if sent + PENDING_TIMEOUT * self.time_scale <= now:
+                    del self._pending[ref]
         if self._timer is not None and self._timer <= now:
             self._timer = None
         if self.view is None:
@@ -281,6 +288,14 @@ class Bot:
         assert self.view is not None
         return list(self.view.get("centre") or [])
 
+    def centre_ranks(self) -> set[str]:
+        """The ranks the centre of the perceived view shows (computed once per view)."""
+        view = self.view
+        assert view is not None
+        if self._centre_ranks[0] is not view:
+            self._centre_ranks = (view, {c["rank"] for c in view.get("centre") or ()})
+        return self._centre_ranks[1]
+
     def counts(self, cards: list[dict[str, Any]]) -> dict[str, int]:
         out: dict[str, int] = {}
         for c in cards:
@@ -307,6 +322,7 @@ class Bot:
             for r in f.known.values():
                 pool[r] -= 1
         self._pool_cache = (self._version, pool)
+        self._pool_total = sum(pool.values())
         return pool
 
     def carre_odds(self, seat: int) -> tuple[float, str | None]:
@@ -326,7 +342,7 @@ class Bot:
             return 0.0, None
         hidden = 4 - len(f.known)
         pool = self.unknown_pool()
-        total = sum(pool.values())
+        total = self._pool_total
         if hidden == 0:
             return 1.0, next(iter(ranks))
         if total < hidden:
