@@ -22,7 +22,7 @@ import random
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Sequence
 
 from .bots import LEVELS, make_bot
@@ -30,7 +30,7 @@ from .engine import Game, Phase, SeatKind, Sit, StartGame
 from .engine import events as ev
 from .engine.rules import DEFAULT_TIMING, Timing
 from .engine.views import ViewBuilder
-from .protocol import ack_message, parse_phone, refused_message, state_message, to_command
+from .protocol import ack_message, parse_phone, refused_message, to_command
 
 #: Stop a game that has not ended after this many rounds (it counts as undecided).
 MAX_ROUNDS = 80
@@ -44,6 +44,18 @@ def seat_views(game: Game, now: float) -> list[dict[str, Any]]:
     it field for field at every step of whole games). See :class:`~quatro_party.engine.views.ViewBuilder`;
     :func:`play_game` keeps one builder per game, so that successive views share their unchanged parts."""
     return ViewBuilder(game).seat_views(now)
+
+
+_EVENT_SHAPES: dict[type, tuple[str, tuple[str, ...]]] = {}
+
+
+def event_json(e: ev.Event) -> dict[str, Any]:
+    """``e.to_json()``, with each event class's name and fields worked out once (``tests/bots`` checks it)."""
+    shape = _EVENT_SHAPES.get(type(e))
+    if shape is None:
+        shape = _EVENT_SHAPES[type(e)] = (e.to_json()["type"], tuple(f.name for f in fields(e)))
+    name, names = shape
+    return {"type": name, **{n: ev._json(getattr(e, n)) for n in names}}
 
 
 @dataclass
@@ -90,7 +102,7 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
     def deliver(events: Sequence[ev.Event], now: float) -> None:
         if not events:
             return
-        public = [e.to_json() for e in events]
+        public = [event_json(e) for e in events]
         if observer is not None:
             observer("events", now, public)
         for e in events:
@@ -106,7 +118,8 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
         else:
             views = builder.seat_views(now)
         for s, bot in bots.items():
-            bot.observe(state_message(views[s], public, table=table_info), now)
+            # state_message(views[s], public, table=table_info), built inline
+            bot.observe({"type": "state", "view": views[s], "events": public, "table": table_info}, now)
 
     inf = float("inf")
     wakes = [inf] * seats  # each bot's next wake, refreshed only when the bot was touched

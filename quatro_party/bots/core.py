@@ -100,6 +100,7 @@ class Bot:
         self._version = 0  # bumped whenever the hidden pool may change: card caches are valid for one version
         self._pool_cache: tuple[int, dict[str, int]] | None = None
         self._pool_total = 0  # sum of the cached pool
+        self._blank_odds: tuple[int, tuple[float, str | None]] = (-1, (0.0, None))  # odds of a seat seen nothing of
         self._odds_cache: dict[int, tuple[tuple[int, int], tuple[float, str | None]]] = {}
         self._centre_ranks: tuple[Any, set[str]] = (None, set())
         self.setup()
@@ -336,23 +337,28 @@ class Bot:
         return found[1]
 
     def _carre_odds(self, seat: int) -> tuple[float, str | None]:
-        f = self.facts.get(seat) or SeatFacts()
-        ranks = set(f.known.values())
-        if len(ranks) > 1:
+        f = self.facts.get(seat)
+        known = f.known if f is not None else {}
+        if f is not None and f.mixed:  # kept cards of two ranks (``mixed`` is maintained at each swap)
             return 0.0, None
-        hidden = 4 - len(f.known)
+        ranks = set(known.values())
+        hidden = 4 - len(known)
         pool = self.unknown_pool()
         total = self._pool_total
         if hidden == 0:
             return 1.0, next(iter(ranks))
         if total < hidden:
             return 0.0, None
-        denom = math.comb(total, hidden)
         if ranks:
             r = next(iter(ranks))
-            return math.comb(max(pool.get(r, 0), 0), hidden) / denom, r
-        best = max(pool, key=lambda r: pool[r])
-        return sum(math.comb(max(v, 0), hidden) for v in pool.values()) / denom, best
+            return math.comb(max(pool.get(r, 0), 0), hidden) / math.comb(total, hidden), r
+        # nothing known of the seat: the same odds for every such seat, once per pool
+        blank = self._blank_odds
+        if blank[0] != self._version:
+            best = max(pool, key=lambda r: pool[r])
+            blank = self._blank_odds = (self._version, (
+                sum(math.comb(max(v, 0), hidden) for v in pool.values()) / math.comb(total, hidden), best))
+        return blank[1]
 
     # --- acting -----------------------------------------------------------------------
 

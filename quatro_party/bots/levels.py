@@ -478,23 +478,29 @@ class HardBot(NormalBot):
 
     def seat_belief(self, seat: int, now: float) -> float:
         f = self.facts.get(seat)
-        if f is None or f.mixed or (not f.emitted and len(f.known) < 2):
-            return 0.0  # keeps two ranks, or three hidden cards and no sign: nothing to act on (saves work)
-        fresh_at = self.fresh_at.get(seat)
-        if fresh_at is None and len(f.known) < 2:
-            return 0.0  # three hidden cards: far too unlikely to act on without a sign (saves work)
+        if f is None or f.mixed:
+            return 0.0  # keeps two ranks: no carré now
+        if len(f.known) < 2:
+            if not f.emitted:
+                return 0.0  # three hidden cards and no sign: nothing to act on (saves work)
+            fresh_at = self.fresh_at.get(seat)
+            if fresh_at is None:
+                return 0.0  # three hidden cards: far too unlikely to act on without a sign (saves work)
+        else:
+            fresh_at = self.fresh_at.get(seat)
         # What depends only on the cards (the odds, the kept copies) is computed once per card move: it is
         # cached on the seat's facts under the same versions as carre_odds (a new deal makes new facts).
         static = f.belief
         if static is None or static[0] != self._version or static[1] != f.version:
             p0, rank = self.carre_odds(seat)
             if p0 <= 0.0 or rank is None:
-                static = f.belief = (self._version, f.version, None, p0, 0.0, 0, False)
+                static = f.belief = (self._version, f.version, None, p0, 0.0, 0, False, 0.0)
             else:
                 kept = sum(1 for r in f.known.values() if r == rank)
-                static = f.belief = (self._version, f.version, rank, p0, _logit(p0), kept,
-                                     kept >= 2 and not f.put.get(rank))
-        _, _, rank, p0, lo, kept, collector = static
+                lo = _logit(p0)
+                static = f.belief = (self._version, f.version, rank, p0, lo, kept,
+                                     kept >= 2 and not f.put.get(rank), _sigmoid(lo))
+        _, _, rank, p0, lo, kept, collector, p_cards = static
         if rank is None:
             return 0.0
         if collector:
@@ -502,10 +508,10 @@ class HardBot(NormalBot):
             idle = now - (f.last_swap if f.last_swap is not None else self.deal_at)
             centre_has = rank in self.centre_ranks()
             lo += 0.6 * kept + min(4.0, max(0.0, idle / self.time_scale - 4.0) * (0.8 if centre_has else 0.3))
-        p_cards = _sigmoid(lo)
-        p_emit = 0.0
+            p_cards = 1.0 / (1.0 + math.exp(-lo))  # _sigmoid
         if fresh_at is not None and now - fresh_at <= self.window(seat):  # not yet answered: could be the sign
             style = self.style.get(seat)
             trust = style.trust(self.sign_prior) if style else self.sign_prior
             p_emit = trust * min(1.0, 0.3 + 20 * p0)
-        return 1.0 - (1.0 - p_cards) * (1.0 - p_emit)
+            return 1.0 - (1.0 - p_cards) * (1.0 - p_emit)
+        return 1.0 - (1.0 - p_cards) * (1.0 - 0.0)

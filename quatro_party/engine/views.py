@@ -123,6 +123,7 @@ class ViewBuilder:
         self.game = game
         self._timing: tuple[Any, dict[str, Any]] | None = None
         self._cards: dict[int, tuple[Any, dict[str, Any]]] = {}
+        self._lists: dict[Any, tuple[tuple[int, ...], list[dict[str, Any]], list[Any]]] = {}
         self._seats_key: tuple | None = None
         self._seats: list[dict[str, Any]] = []
         self._result: tuple[Any, dict[str, Any] | None] = (None, None)
@@ -133,6 +134,15 @@ class ViewBuilder:
         found = self._cards.get(c.id)
         if found is None or found[0] is not c:
             found = self._cards[c.id] = (c, c.to_json())
+        return found[1]
+
+    def _cards_json(self, slot: Any, cards: list[Any]) -> list[dict[str, Any]]:
+        """The JSON list of ``cards`` (a hand or the centre), shared while the same card objects lie there."""
+        key = tuple(map(id, cards))  # cards are frozen and kept alive by the deck: identity is enough
+        found = self._lists.get(slot)
+        if found is None or found[0] != key:
+            card = self._card
+            found = self._lists[slot] = (key, [card(c) for c in cards], cards[:])  # the copy keeps the ids alive
         return found[1]
 
     def table_view(self, now: float) -> dict[str, Any]:
@@ -165,7 +175,6 @@ class ViewBuilder:
             if self._result[0] is not game.result:
                 self._result = (game.result, game.result.to_json())
             result = self._result[1]
-        card = self._card
         if self._team_seats[0] != game.seat_count:
             self._team_seats = (game.seat_count, [list(seats_of(t, game.seat_count))
                                                   for t in range(game.seat_count // 2)])
@@ -184,7 +193,7 @@ class ViewBuilder:
                  "random_sign": team.random_sign and playing}
                 for t, team in enumerate(game.teams)
             ],
-            "centre": [card(c) for c in game.centre] if playing else [],
+            "centre": self._cards_json("centre", game.centre) if playing else [],
             "redeals": game.redeals if playing else 0,
             "reshuffle": {
                 "done": game.reshuffled,
@@ -204,7 +213,6 @@ class ViewBuilder:
         table = self.table_view(now)
         playing = game.phase is Phase.PLAY
         vote = game.vote
-        card = self._card
         half = game.seat_count // 2
         teams = game.teams
         never = float("-inf")
@@ -214,7 +222,7 @@ class ViewBuilder:
             hand = s.hand
             view = table.copy()
             if playing:
-                cards = [card(c) for c in hand]
+                cards = self._cards_json(seat, hand)
                 rank = hand[0].rank if len(hand) == 4 else None
                 carre = rank is not None and hand[1].rank == rank and hand[2].rank == rank and hand[3].rank == rank
             else:

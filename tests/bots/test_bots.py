@@ -137,7 +137,7 @@ def test_simulator_views_equal_engine_seat_views():
 def test_view_builder_equals_seat_view_at_every_change_of_whole_games(monkeypatch):
     """The simulator's ViewBuilder shares unchanged parts between successive views: at every change of whole
     games (8 and 6 seats, all levels, a reshuffle and a disconnection), each view equals the engine's seat_view
-    and serialises to the same bytes."""
+    and serialises to the same bytes; each event's JSON equals its to_json."""
     from quatro_party.engine import RequestReshuffle, SetConnected
     from quatro_party.engine.views import ViewBuilder
     real = ViewBuilder.seat_views
@@ -151,13 +151,23 @@ def test_view_builder_equals_seat_view_at_every_change_of_whole_games(monkeypatc
         checked[self.game.seat_count] += 1
         return views
 
+    import quatro_party.simulate as sim
+    real_event_json = sim.event_json
+
+    def checking_events(e: Any) -> dict[str, Any]:
+        out = real_event_json(e)
+        assert out == e.to_json() and list(out) == list(e.to_json())
+        checked["events"] += 1
+        return out
+
     monkeypatch.setattr(ViewBuilder, "seat_views", checking)
+    monkeypatch.setattr(sim, "event_json", checking_events)
     play_game(3, ["hard", "normal", "easy", "hard"], 8)
     script = [(40.0, lambda g, now: g.apply(RequestReshuffle(5), now)),
               (60.0, lambda g, now: g.apply(SetConnected(5, False), now)),
               (90.0, lambda g, now: g.apply(SetConnected(5, True), now))]
     play_game(4, ["hard", "normal", "easy"], 6, humans=(5,), script=script, max_rounds=3)
-    assert checked[8] > 300 and checked[6] > 50
+    assert checked[8] > 300 and checked[6] > 50 and checked["events"] > 300
 
 
 # --- R13, R30 ------------------------------------------------------------------------------
