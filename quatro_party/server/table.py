@@ -317,10 +317,12 @@ class Table:
         events, self._events, self._dirty = self._events, [], False
         now = self._now()
         cache: dict[Any, str] = {}
+        self._deliver()  # replies first (ok, refused, joined…), then the state they lead to
         for conn in list(self.conns):
             if conn.greeted and conn.open:
-                self._outbox.append((conn, self._state_text(conn, events, now, cache)))
-        self._deliver()  # phones and screens first; bots think afterwards
+                # Built and sent one by one: while a phone's frame travels, the next one is built.
+                conn.send_text(self._state_text(conn, events, now, cache))
+        # Phones and screens first; bots think afterwards.
         for seat, (_, _, conn) in list(self.bots.items()):
             self._to_bot(conn, self._state_text(conn, events, now, cache))
 
