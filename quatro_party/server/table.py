@@ -290,11 +290,10 @@ class Table:
             self._outbox.append((conn, text))
 
     def _deliver(self) -> None:
-        """Hand every frame built for this change to the writers, all at once.
+        """Send the replies collected while handling a message (ok, refused, error, joined…).
 
-        Frames are collected first and queued together at the end: a writer woken
-        while this thread is still building views would wait for the GIL (up to the
-        5 ms switch interval) instead of sending.
+        They are held until the handler is done so that a reply always precedes the
+        ``state`` showing its effect, and so that no socket is written mid-change.
         """
         out, self._outbox = self._outbox, []
         for conn, text in out:
