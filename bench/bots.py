@@ -4,7 +4,7 @@
     python bench/bots.py --sim-games 100  # more simulated games
     python bench/bots.py --host-seconds 20 --no-sim
 
-1. Simulated games per second for a table of 8 hard bots, on one core (target: at least 50).
+1. Simulated games per CPU second for a table of 8 hard bots, on one core (target: at least 50), and of 4.
 2. The host's CPU use with 7 hard bots and 1 idle phone playing in real time (target: under 5 % of one
    core): the host runs in a child process (``quatro_party.server.testing.LiveServer``) so that its CPU
    time (``/proc/<pid>/stat``, or ``resource`` as a fallback) is measured apart from this process, which
@@ -37,15 +37,15 @@ server.stop()
 """
 
 
-def bench_sim(games: int) -> float:
-    """Simulated games per second, 8 hard bots (duplicate deals are irrelevant with one level)."""
+def bench_sim(games: int, seats: int = 8) -> float:
+    """Simulated games per CPU second, hard bots in every seat (duplicate deals are irrelevant with one level)."""
     cpu0 = time.process_time()
-    summary = run(["hard"], games, 8, first_seed=1)
+    summary = run(["hard"], games, seats, first_seed=1)
     cpu = time.process_time() - cpu0
     rate = summary.games / cpu  # per CPU second: on a shared machine wall time measures the neighbours
-    print(f"simulator: {summary.games} games of 8 hard bots: {cpu:.2f} s CPU ({summary.seconds:.2f} s wall) = "
+    print(f"simulator: {summary.games} games of {seats} hard bots: {cpu:.2f} s CPU ({summary.seconds:.2f} s wall) = "
           f"{rate:.1f} games per CPU second ({summary.rounds / summary.games:.1f} rounds/game, "
-          f"{100 * summary.void_rate():.1f} % void) — target >= 50 games/s")
+          f"{100 * summary.void_rate():.1f} % void)" + (" — target >= 50 games/s" if seats == 8 else ""))
     return rate
 
 
@@ -162,6 +162,7 @@ def main() -> int:
     args = parser.parse_args()
     if not args.no_sim:
         bench_sim(args.sim_games)
+        bench_sim(args.sim_games, seats=4)
     if args.breakdown:
         bench_breakdown(args.breakdown)
     if not args.no_host:

@@ -137,8 +137,8 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
         game.apply(Sit(s, SeatKind.HUMAN if s in humans else SeatKind.BOT, f"Player {s}"), now)
     deliver(game.apply(StartGame(), now).events, now)
     refresh_all()
+    deadline = game.next_deadline()  # depends on the game's state only: refreshed whenever the game is touched
     while game.phase is not Phase.OVER and game.round <= max_rounds:
-        deadline = game.next_deadline()
         best = min(wakes)
         who = wakes.index(best)
         if deadline is not None and deadline <= best:
@@ -147,6 +147,7 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
             at, act = todo.pop(0)
             now = max(now, at)
             deliver(act(game, now).events, now)
+            deadline = game.next_deadline()
             refresh_all()
             continue
         if best == inf:
@@ -154,6 +155,7 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
         now = max(now, best)
         if who < 0:
             events = game.tick(now).events
+            deadline = game.next_deadline()
             deliver(events, now)
             if events:
                 refresh_all()
@@ -163,6 +165,7 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
             sent += 1
             action = parse_phone(json.dumps(msg))  # exactly a phone's path
             outcome = game.apply(to_command(action, who), now)
+            deadline = game.next_deadline()
             ref = getattr(action, "id", None)
             if observer is not None:
                 observer("sent", now, (who, msg, outcome.refusal))

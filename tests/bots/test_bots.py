@@ -170,6 +170,46 @@ def test_view_builder_equals_seat_view_at_every_change_of_whole_games(monkeypatc
     assert checked[8] > 300 and checked[6] > 50 and checked["events"] > 300
 
 
+def _trace_digest(seed: int, levels: list[str], seats: int, exact_views: bool = False) -> str:
+    """A digest of everything that happened in a simulated game: every message a bot sent (with its time and
+    the refusal, if any), every event, and the record."""
+    import hashlib
+    h = hashlib.sha256()
+
+    def observer(kind: str, now: float, data: Any) -> None:
+        if kind == "sent":
+            seat, msg, refusal = data
+            h.update(repr((now, seat, msg, refusal and refusal.to_json())).encode())
+        else:
+            h.update(repr((now, data)).encode())
+
+    rec = play_game(seed, levels, seats, observer=observer, exact_views=exact_views)
+    h.update(repr((rec.scores, rec.endings, rec.sim_time, rec.messages)).encode())
+    return h.hexdigest()[:16]
+
+
+#: Digests recorded with the simulator and bots as they were before the speed work of issue 6 (commit
+#: 318812b): the caches and shortcuts added since must not change a single decision. If bots are made to
+#: play differently on purpose, record these again (``_trace_digest``) and say so in the commit.
+DIGESTS_BEFORE_SPEEDUP = {
+    (1, ("hard",) * 4, 8): "7f8cad759d987827",
+    (2, ("hard",) * 4, 8): "59af66f23c59e6d8",
+    (1, ("hard", "normal"), 4): "f16d4cfc984eb108",
+    (1, ("easy", "normal", "hard"), 6): "f97b86f93e089b37",
+    (7, ("normal", "easy", "hard", "normal"), 8): "fe5b131da7118f34",
+}
+
+
+@pytest.mark.parametrize("case", sorted(DIGESTS_BEFORE_SPEEDUP))
+def test_optimised_simulator_and_bots_play_exactly_as_before(case):
+    """Same seed, same game, message for message and event for event: with the shared views of the
+    simulator (ViewBuilder), with the engine's own seat_view (exact_views), and as before the speed work."""
+    seed, levels, seats = case
+    fast = _trace_digest(seed, list(levels), seats)
+    assert fast == _trace_digest(seed, list(levels), seats, exact_views=True)
+    assert fast == DIGESTS_BEFORE_SPEEDUP[case]
+
+
 # --- R13, R30 ------------------------------------------------------------------------------
 
 
