@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from .cards import is_carre
 from .commands import SeatKind
 from .game import Game, Phase
 from .rules import SIGNS, seats_of
@@ -123,6 +124,9 @@ class ViewBuilder:
         self.game = game
         self._timing: tuple[Any, dict[str, Any]] | None = None
         self._cards: dict[int, tuple[Any, dict[str, Any]]] = {}
+        self._carre: dict[Any, bool] = {}  # seat -> its hand (as cached in _lists) is a carré
+        self._teams_key: tuple | None = None
+        self._teams: list[dict[str, Any]] = []
         self._lists: dict[Any, tuple[tuple[int, ...], list[dict[str, Any]], list[Any]]] = {}
         self._seats_key: tuple | None = None
         self._seats: list[dict[str, Any]] = []
@@ -143,7 +147,17 @@ class ViewBuilder:
         if found is None or found[0] != key:
             card = self._card
             found = self._lists[slot] = (key, [card(c) for c in cards], cards[:])  # the copy keeps the ids alive
+            if slot != "centre":  # a hand: is it a carré (R7, as Game.has_carre)?
+                self._carre[slot] = is_carre(cards)
         return found[1]
+
+    def _teams_json(self, playing: bool, team_seats: list[list[int]]) -> list[dict[str, Any]]:
+        key = tuple((team.score, team.random_sign and playing) for team in self.game.teams)
+        if key != self._teams_key:
+            self._teams_key = key
+            self._teams = [{"team": t, "seats": team_seats[t], "score": score, "random_sign": random_sign}
+                           for t, (score, random_sign) in enumerate(key)]
+        return self._teams
 
     def table_view(self, now: float) -> dict[str, Any]:
         """Equal to :func:`table_view` (shares its unchanged parts with the previous call's)."""
@@ -188,11 +202,7 @@ class ViewBuilder:
             "timing": self._timing[1],
             "signs": self._signs,
             "seats": self._seats,
-            "teams": [
-                {"team": t, "seats": team_seats[t], "score": team.score,
-                 "random_sign": team.random_sign and playing}
-                for t, team in enumerate(game.teams)
-            ],
+            "teams": self._teams_json(playing, team_seats),
             "centre": self._cards_json("centre", game.centre) if playing else [],
             "redeals": game.redeals if playing else 0,
             "reshuffle": {
@@ -215,29 +225,28 @@ class ViewBuilder:
         vote = game.vote
         half = game.seat_count // 2
         teams = game.teams
-        never = float("-inf")
         out = []
+        count = game.seat_count
         for seat, s in enumerate(game.seats):
             team = teams[seat % half]
-            hand = s.hand
-            view = table.copy()
             if playing:
-                cards = self._cards_json(seat, hand)
-                rank = hand[0].rank if len(hand) == 4 else None
-                carre = rank is not None and hand[1].rank == rank and hand[2].rank == rank and hand[3].rank == rank
+                cards = self._cards_json(seat, s.hand)
+                carre = self._carre[seat]
             else:
                 cards, carre = [], False
             swap_at, channel_at = s.swap_ready_at, s.channel_ready_at
+            view = table.copy()
             view["you"] = {
                 "seat": seat,
                 "team": seat % half,
-                "partner": (seat + half) % game.seat_count,
+                "partner": (seat + half) % count,
                 "hand": cards,
                 "has_carre": carre,
                 "sign": team.sign,
                 "last_sign": team.last_sign,
-                "swap_wait": round(max(0.0, swap_at - now), 3) if swap_at != never else 0.0,
-                "channel_wait": round(max(0.0, channel_at - now), 3) if channel_at != never else 0.0,
+                # round(max(0.0, at - now), 3), or 0.0 when never set (-inf): 0.0 whenever at <= now
+                "swap_wait": 0.0 if swap_at <= now else round(swap_at - now, 3),
+                "channel_wait": 0.0 if channel_at <= now else round(channel_at - now, 3),
                 "channel_choice": s.channel_choice,
                 "voter": vote is not None and seat in vote.voters and seat not in vote.accepted,
             }
