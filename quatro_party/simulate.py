@@ -119,7 +119,13 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
             views = builder.seat_views(now)
         for s, bot in bots.items():
             # state_message(views[s], public, table=table_info), built inline
-            bot.observe({"type": "state", "view": views[s], "events": public, "table": table_info}, now)
+            at = bot.observe({"type": "state", "view": views[s], "events": public, "table": table_info}, now)
+            # Bot.observe says when it will perceive the message: its next wake is the sooner of that and the
+            # one it had (observing changes nothing else); anything else is asked
+            if at is None:
+                refresh(s)
+            elif at < wakes[s]:
+                wakes[s] = at
 
     inf = float("inf")
     wakes = [inf] * seats  # each bot's next wake, refreshed only when the bot was touched
@@ -156,9 +162,7 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
         if who < 0:
             events = game.tick(now).events
             deadline = game.next_deadline()
-            deliver(events, now)
-            if events:
-                refresh_all()
+            deliver(events, now)  # keeps every bot's wake up to date
             continue
         bot = bots[who]
         for msg in bot.wake(now):
@@ -173,9 +177,7 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
                 bot.observe(refused_message(outcome.refusal, ref), now)
             else:
                 bot.observe(ack_message(ref), now)
-            deliver(outcome.events, now)
-            if outcome.events:
-                refresh_all()
+            deliver(outcome.events, now)  # keeps every bot's wake up to date (this one's is refreshed below)
             if game.phase is not Phase.PLAY and msg["type"] not in ("pick_sign", "ready"):
                 break  # the round ended (a call): the rest of this burst would only be refused
         refresh(who)

@@ -110,8 +110,12 @@ class Bot:
 
     # --- the API ---------------------------------------------------------------------
 
-    def observe(self, message: dict[str, Any], now: float) -> None:
-        """Take one server→client message; it will be perceived after a human reaction delay."""
+    def observe(self, message: dict[str, Any], now: float) -> float:
+        """Take one server→client message; it will be perceived after a human reaction delay.
+
+        Returns when it will be perceived. Observing changes nothing else, so the bot's next wake is then the
+        sooner of that time and the one it had (the simulator relies on it rather than asking again).
+        """
         if not isinstance(message, dict):
             raise TypeError("a bot only reads protocol messages (dicts)")
         if message.get("type") == "state":
@@ -127,6 +131,7 @@ class Bot:
             self._last_perceive = max(self._last_perceive, now + delay)
             self._last_observed = now
         self._inbox.append((self._last_perceive, now, message))
+        return self._last_perceive
 
     def next_wake(self) -> float | None:
         """When the bot next wants :meth:`wake` to be called (absolute time), or ``None``."""
