@@ -208,7 +208,7 @@ def test_a_vanished_phone_is_noticed_by_ping_and_keeps_its_seat(live_server):
         screen.wait_state(lambda v: v["seats"][2]["name"] == "Gone" and v["seats"][2]["connected"])
         t = time.monotonic()
         view = screen.wait_state(lambda v: not v["seats"][2]["connected"], timeout=5)
-        assert time.monotonic() - t < 2.0  # about two ping intervals
+        assert time.monotonic() - t < 3.0  # about two ping intervals (0.6 s), with room for a busy machine
         assert view["seats"][2]["kind"] == "human" and view["seats"][2]["name"] == "Gone"  # R33
     finally:
         silent.close()
