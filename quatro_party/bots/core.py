@@ -101,7 +101,7 @@ class Bot:
         self._pool_cache: tuple[int, dict[str, int]] | None = None
         self._pool_total = 0  # sum of the cached pool
         self._blank_odds: tuple[int, tuple[float, str | None]] = (-1, (0.0, None))  # odds of a seat seen nothing of
-        self._odds_cache: dict[int, tuple[tuple[int, int], tuple[float, str | None]]] = {}
+        self._odds_cache: dict[int, tuple[int, int, tuple[float, str | None]]] = {}
         self._centre_ranks: tuple[Any, set[str]] = (None, set())
         self.setup()
 
@@ -335,11 +335,11 @@ class Bot:
         """From public facts only: the chance ``seat`` holds a carré if its hidden cards were random,
         and the rank it would be of. Cards the seat took and kept are known (R14 swaps are public)."""
         f = self.facts.get(seat)
-        key = (self._version, f.version if f is not None else -1)
+        fv = f.version if f is not None else -1
         found = self._odds_cache.get(seat)
-        if found is None or found[0] != key:
-            found = self._odds_cache[seat] = (key, self._carre_odds(seat))
-        return found[1]
+        if found is None or found[0] != self._version or found[1] != fv:  # valid for one (pool, seat) version
+            found = self._odds_cache[seat] = (self._version, fv, self._carre_odds(seat))
+        return found[2]
 
     def _carre_odds(self, seat: int) -> tuple[float, str | None]:
         f = self.facts.get(seat)
