@@ -239,6 +239,11 @@ function renderSeats() {
       } else if (s.kind === 'human' && !s.connected && view.phase !== 'over') {
         ctl.append(button(t('free'), () => send({ type: 'free_seat', seat: s.seat }), 'free-seat'));
       }
+      // A player whose phone is dying can move to another device: their phone gets a one-time seat link.
+      // Offered outside play so the plates stay quiet while cards fly.
+      if (s.kind === 'human' && s.connected && ['lobby', 'sign', 'pause'].includes(view.phase)) {
+        ctl.append(button(t('allow_move'), () => send({ type: 'allow_move', seat: s.seat }), 'allow-move'));
+      }
       if (ctl.childElementCount) plate.append(ctl);
     }
     layer.append(plate);

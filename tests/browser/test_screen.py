@@ -181,6 +181,22 @@ def test_sign_phase_shows_who_is_ready_and_the_countdown_never_the_sign(live_ser
     assert screen.errors == []
 
 
+@pytest.mark.live_server(seats=4, public_host=PUBLIC)
+def test_host_lets_a_player_move_to_another_device(live_server, tv_context):
+    """R33: the host's "Move" sends that seat's phone a one-time seat link; it opens the same seat elsewhere."""
+    ana = join(live_server, 0, "Ana")
+    screen = open_screen(tv_context, live_server)
+    screen.wait("document.querySelector('.seat[data-seat=\"0\"] .allow-move') !== null")
+    assert screen.page.locator('.seat[data-seat="1"] .allow-move').count() == 0  # only seated humans
+    screen.page.click('.seat[data-seat="0"] .allow-move')
+    link = ana.expect("seat_link")
+    assert link["seat"] == 0 and link["url"].endswith(f"?seat={link['token']}")
+    other = live_server.phone(token=link["token"])
+    other.wait_state(lambda v: (v.get("you") or {}).get("seat") == 0)
+    assert any(m["type"] == "joined" and m["seat"] == 0 for m in other.messages)
+    assert screen.errors == []
+
+
 # --- play, emission, swap, call, reveal, pause --------------------------------------------------------------
 
 
