@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import secrets
 import signal
 import sys
 import threading
 import time
 import webbrowser
+from pathlib import Path
 from typing import Any
 
 #: Fixed on purpose: phones keep their seat token per origin (scheme + host + port).
@@ -42,6 +45,37 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--no-mdns", action="store_true", help="do not announce the table with mDNS")
     ap.add_argument("--quiet", action="store_true", help="log warnings only")
     return ap
+
+
+def host_secret_file() -> Path:
+    """Where the host secret is kept between runs (``$QUATRO_STATE_DIR`` or the user's config folder)."""
+    base = os.environ.get("QUATRO_STATE_DIR") or os.path.join(
+        os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config"), "quatro-party")
+    return Path(base) / "host-secret"
+
+
+def load_host_secret() -> str | None:
+    """The host secret of the previous run, so a big screen left open keeps its controls across a restart.
+
+    A new one is made (and kept, readable by this user only) when there is none or it cannot be read.
+    Returns ``None`` only when nothing can be written: the server then draws a fresh secret.
+    """
+    path = host_secret_file()
+    try:
+        secret = path.read_text().strip()
+        if len(secret) >= 16:
+            return secret
+    except OSError:
+        pass
+    secret = secrets.token_urlsafe(18)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secret)
+    except OSError:
+        return None
+    return secret
 
 
 def _choose_ip(wanted: str | None) -> tuple[str, list[Any]]:
@@ -84,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     ip, found = _choose_ip(args.host_ip)
     try:
         app = create_app({"seats": args.seats, "seed": args.seed, "time_scale": args.time_scale,
-                          "bot_level": args.bots, "language": args.language})
+                          "bot_level": args.bots, "language": args.language,
+                          "host_secret": load_host_secret()})
         server = ServerThread(app, args.bind, args.port)
     except OSError as exc:
         print(f"cannot listen on port {args.port}: {exc}. Is another Quatro Party running? Try --port.",

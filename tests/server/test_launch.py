@@ -13,10 +13,28 @@ from pathlib import Path
 import pytest
 from simple_websocket import ConnectionClosed
 
-from quatro_party.launch import DEFAULT_PORT, _parser
+from quatro_party.launch import DEFAULT_PORT, _parser, host_secret_file, load_host_secret
 from quatro_party.server.testing import WsClient
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def state_dir(tmp_path, monkeypatch):
+    """Launchers started here keep their host secret in a temporary folder, never in the user's config."""
+    monkeypatch.setenv("QUATRO_STATE_DIR", str(tmp_path / "state"))
+    return tmp_path / "state"
+
+
+def test_host_secret_survives_a_restart(state_dir):
+    """A big screen left open keeps its host controls when the host restarts the launcher."""
+    first = load_host_secret()
+    assert first and len(first) >= 16
+    assert host_secret_file() == state_dir / "host-secret"
+    assert (host_secret_file().stat().st_mode & 0o777) == 0o600  # readable by the host's user only
+    assert load_host_secret() == first
+    host_secret_file().write_text("short")  # a damaged file is replaced, not trusted
+    assert load_host_secret() not in (None, "short", first)
 
 
 def test_options_and_defaults():

@@ -64,7 +64,7 @@ def test_qr_follows_the_public_host(live_server_factory):
     assert server.screen().state["table"]["join_url"] == f"http://party.test:{server.port}/"
 
 
-def test_the_launcher_announces_the_table_and_withdraws_it_on_ctrl_c():
+def test_the_launcher_announces_the_table_and_withdraws_it_on_ctrl_c(tmp_path):
     """End to end: ``quatro_party.launch`` registers "Quatro Party on <host>" with its address, port and
     path; a zeroconf browser finds it; Ctrl-C stops the launcher within 2 s and the service is withdrawn.
 
@@ -74,7 +74,7 @@ def test_the_launcher_announces_the_table_and_withdraws_it_on_ctrl_c():
     setup = ("ip link set lo up && ip link add v0 type veth peer name v1 && ip addr add 10.99.0.1/24 dev v0"
              " && ip addr add 10.99.0.2/24 dev v1 && ip link set v0 up && ip link set v1 up")
     probe = Path(__file__).with_name("mdns_launcher_probe.py")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "QUATRO_STATE_DIR": str(tmp_path)}
     done = subprocess.run(["unshare", "-n", "sh", "-c", f'{setup} && exec "{sys.executable}" "{probe}"'],
                           capture_output=True, text=True, timeout=90, env=env, cwd=ROOT)
     assert done.returncode == 0, done.stderr
