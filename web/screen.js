@@ -239,9 +239,9 @@ function renderSeats() {
       } else if (s.kind === 'human' && !s.connected && view.phase !== 'over') {
         ctl.append(button(t('free'), () => send({ type: 'free_seat', seat: s.seat }), 'free-seat'));
       }
-      // A player whose phone is dying can move to another device: their phone gets a one-time seat link.
-      // Offered outside play so the plates stay quiet while cards fly.
-      if (s.kind === 'human' && s.connected && ['lobby', 'sign', 'pause'].includes(view.phase)) {
+      // A player can move to another device: their phone gets a one-time seat link. Only in the lobby, where
+      // plates have room; in a game a phone that died is handled by "Free" on its (disconnected) seat.
+      if (lobby && s.kind === 'human' && s.connected) {
         ctl.append(button(t('allow_move'), () => send({ type: 'allow_move', seat: s.seat }), 'allow-move'));
       }
       if (ctl.childElementCount) plate.append(ctl);
