@@ -33,9 +33,25 @@ class Event:
     """Base class; ``to_json`` gives ``{"type": "snake_case_name", **fields}``."""
 
     def to_json(self) -> dict[str, Any]:
-        """The event as public JSON."""
-        name = re.sub(r"(?<!^)(?=[A-Z])", "_", type(self).__name__).lower()
-        return {"type": name, **{f.name: _json(getattr(self, f.name)) for f in fields(self)}}
+        """The event as public JSON.
+
+        >>> PlayerReady(2).to_json()
+        {'type': 'player_ready', 'seat': 2}
+        """
+        name, names = _layout(type(self))
+        return {"type": name, **{n: _json(getattr(self, n)) for n in names}}
+
+
+_LAYOUTS: dict[type, tuple[str, tuple[str, ...]]] = {}
+
+
+def _layout(cls: type) -> tuple[str, tuple[str, ...]]:
+    """An event class's wire name and field names, worked out once (events are sent after every change)."""
+    found = _LAYOUTS.get(cls)
+    if found is None:
+        name = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+        found = _LAYOUTS[cls] = (name, tuple(f.name for f in fields(cls)))
+    return found
 
 
 @dataclass(frozen=True)
