@@ -9,6 +9,7 @@ to the table thread. Only the table decides anything.
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,15 @@ from .table import Table
 
 log = logging.getLogger("quatro.server")
 
-WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+def _find_web_dir() -> Path:
+    """``web/`` beside the source tree (a checkout, an editable install), else where ``pip install .`` put it."""
+    beside = Path(__file__).resolve().parents[2] / "web"
+    if beside.is_dir():
+        return beside
+    return Path(sys.prefix) / "share" / "quatro-party" / "web"
+
+
+WEB_DIR = _find_web_dir()
 
 #: Defaults of every config key :func:`create_app` understands.
 DEFAULTS: dict[str, Any] = {
