@@ -50,8 +50,8 @@ def bench_sim(games: int, seats: int = 8) -> float:
 
 
 def bench_breakdown(games: int) -> None:
-    """Where a simulated 8-hard-bot game spends its CPU: the seat views (built per change, as the server
-    does), the bots (observe + wake), and the rest (engine, events to JSON, the event loop)."""
+    """Where a simulated 8-hard-bot game spends its CPU: the seat views (built lazily, only for a bot that
+    looks), the bots (observe + notice + wake), and the rest (engine, events to JSON, the event loop)."""
     import quatro_party.simulate as sim
     from quatro_party.bots.core import Bot
     from quatro_party.engine.views import ViewBuilder
@@ -67,22 +67,22 @@ def bench_breakdown(games: int) -> None:
                 spent[name] += time.process_time() - t
         return wrapper
 
-    saved = ViewBuilder.seat_views, Bot.wake, Bot.observe
-    ViewBuilder.seat_views, Bot.wake, Bot.observe = (timed("views", saved[0]), timed("bots", saved[1]),
-                                                     timed("bots", saved[2]))
+    saved = ViewBuilder.table_view, sim._seat_view, Bot.wake, Bot.observe, Bot.notice
+    ViewBuilder.table_view, sim._seat_view = timed("views", saved[0]), timed("views", saved[1])
+    Bot.wake, Bot.observe, Bot.notice = timed("bots", saved[2]), timed("bots", saved[3]), timed("bots", saved[4])
     try:
         t0 = time.process_time()
-        changes = 0
+        sent = 0
         for seed in range(1, games + 1):
             rec = sim.play_game(seed, ["hard"] * 4, 8, observer=lambda k, n, d: None)
-            changes += rec.messages
+            sent += rec.messages
         total = time.process_time() - t0
     finally:
-        ViewBuilder.seat_views, Bot.wake, Bot.observe = saved
+        ViewBuilder.table_view, sim._seat_view, Bot.wake, Bot.observe, Bot.notice = saved
     per = {k: 1000 * v / games for k, v in spent.items()}
     print(f"breakdown per game (CPU, timers included): total {1000 * total / games:.0f} ms = views "
           f"{per['views']:.0f} ms + bots {per['bots']:.0f} ms + engine/loop "
-          f"{1000 * total / games - sum(per.values()):.0f} ms; {changes / games:.0f} bot messages per game")
+          f"{1000 * total / games - sum(per.values()):.0f} ms; {sent / games:.0f} bot actions per game")
 
 
 def _cpu_seconds(pid: int) -> float:

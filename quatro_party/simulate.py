@@ -3,9 +3,14 @@
     python -m quatro_party.simulate --seats 4 --games 2000 --teams hard,easy
 
 No real time passes: an event loop jumps from one instant to the next among the engine's deadlines
-(:meth:`Game.next_deadline`) and the bots' wakes (:meth:`Bot.next_wake`). Each bot is fed exactly what the
+(:meth:`Game.next_deadline`) and the bots' wakes (:meth:`Bot.next_wake`). Each bot is fed only what the
 server sends a phone in its seat — ``state`` messages with the seat's view and the public events, ``ok`` and
 ``refused`` replies — and its messages go through the phones' parse path (``parse_phone`` → ``to_command``).
+
+Lazily: a bot looks at the table only at moments (see :mod:`quatro_party.bots.core`), so at each change the
+bots are only told that something changed (:meth:`Bot.notice`), and a bot about to look
+(:meth:`Bot.wants_view`) is sent the state it would hold from the server — its seat's view as of the last
+change — with every event since the last state it was sent. Views nobody looks at are never built.
 
 Duplicate deals cut luck out: each seed is played once per rotation of the levels over the teams (with two
 levels: once, then with the teams swapped), and every bot's dice come from the seed and its seat.
@@ -44,6 +49,37 @@ def seat_views(game: Game, now: float) -> list[dict[str, Any]]:
     it field for field at every step of whole games). See :class:`~quatro_party.engine.views.ViewBuilder`;
     :func:`play_game` keeps one builder per game, so that successive views share their unchanged parts."""
     return ViewBuilder(game).seat_views(now)
+
+
+def _seat_view(builder: ViewBuilder, table: dict[str, Any], seat: int, now: float) -> dict[str, Any]:
+    """One seat's view, equal to ``seat_view(game, seat, now)``, from ``table = builder.table_view(now)``
+    (``ViewBuilder.seat_views`` for one seat only: the simulator builds a view only for a bot that looks)."""
+    game = builder.game
+    half = game.seat_count // 2
+    s = game.seats[seat]
+    team = game.teams[seat % half]
+    if game.phase is Phase.PLAY:
+        cards = builder._cards_json(seat, s.hand)
+        carre = builder._carre[seat]
+    else:
+        cards, carre = [], False
+    swap_at, channel_at = s.swap_ready_at, s.channel_ready_at
+    vote = game.vote
+    view = table.copy()
+    view["you"] = {
+        "seat": seat,
+        "team": seat % half,
+        "partner": (seat + half) % game.seat_count,
+        "hand": cards,
+        "has_carre": carre,
+        "sign": team.sign,
+        "last_sign": team.last_sign,
+        "swap_wait": 0.0 if swap_at <= now else round(swap_at - now, 3),
+        "channel_wait": 0.0 if channel_at <= now else round(channel_at - now, 3),
+        "channel_choice": s.channel_choice,
+        "voter": vote is not None and seat in vote.voters and seat not in vote.accepted,
+    }
+    return view
 
 
 _EVENT_SHAPES: dict[type, tuple[str, tuple[str, ...]]] = {}
@@ -99,7 +135,22 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
     sent = 0
     builder = ViewBuilder(game)
 
+    # Lazy views: a change is only *noticed* by the bots (Bot.notice, no content); a bot's view is built when
+    # it glances (Bot.wants_view), with the events since its previous view: the frame it would have kept of
+    # the server's per-change messages (the latest state and the events since its last look).
+    log: list[dict[str, Any]] = []  # every public event of the game, in order
+    given = {s: 0 for s in bots}  # how much of the log each bot was sent
+    inf = float("inf")
+    wakes = [inf] * seats  # each bot's next wake, refreshed only when the bot was touched
+    # The game changes only with events: the views a bot could hold are the ones built at the last change
+    # (as the server's messages are). Built lazily, at most once per change and seat, only for a bot that looks.
+    version = 0  # bumped at each change
+    changed_at = 0.0  # when the last change happened: every view of this version is built at that time
+    table_cache: list[Any] = [-1, None]  # (version, table view)
+    view_cache: dict[int, dict[str, Any]] = {}  # seat -> its view at this version
+
     def deliver(events: Sequence[ev.Event], now: float) -> None:
+        nonlocal version, changed_at
         if not events:
             return
         public = [event_json(e) for e in events]
@@ -113,22 +164,33 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
                 else:
                     verdict = "correct" if r.correct else "false"
                     endings.append((f"{verdict}_{r.end.value}", team_levels[r.caller % teams]))
-        if exact_views:
-            views = [seat_view(game, s, now) for s in range(seats)]
-        else:
-            views = builder.seat_views(now)
+        log.extend(public)
+        version += 1
+        changed_at = now
+        view_cache.clear()
         for s, bot in bots.items():
-            # state_message(views[s], public, table=table_info), built inline
-            at = bot.observe({"type": "state", "view": views[s], "events": public, "table": table_info}, now)
-            # Bot.observe says when it will perceive the message: its next wake is the sooner of that and the
-            # one it had (observing changes nothing else); anything else is asked
-            if at is None:
+            at = bot.notice(now)  # when it will glance: its next wake is the sooner of that and the one it had
+            if at <= now:
+                show(s)  # free to look now: it glances at once (observe) and perceives later
                 refresh(s)
             elif at < wakes[s]:
                 wakes[s] = at
 
-    inf = float("inf")
-    wakes = [inf] * seats  # each bot's next wake, refreshed only when the bot was touched
+    def show(s: int) -> None:
+        """Send bot ``s`` the last state a phone in its seat was sent (at the last change), with the events
+        since the last state this bot was shown."""
+        view = view_cache.get(s)
+        if view is None:
+            if exact_views:
+                view = seat_view(game, s, changed_at)
+            else:
+                if table_cache[0] != version:
+                    table_cache[:] = [version, builder.table_view(changed_at)]
+                view = _seat_view(builder, table_cache[1], s, changed_at)
+            view_cache[s] = view
+        events = log[given[s]:]
+        given[s] = len(log)
+        bots[s].observe({"type": "state", "view": view, "events": events, "table": table_info}, changed_at)
 
     def refresh(i: int) -> None:
         w = bots[i].next_wake()
@@ -165,6 +227,8 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
             deliver(events, now)  # keeps every bot's wake up to date
             continue
         bot = bots[who]
+        if given[who] < len(log) and bot.wants_view(now):
+            show(who)
         for msg in bot.wake(now):
             sent += 1
             action = parse_phone(json.dumps(msg))  # exactly a phone's path

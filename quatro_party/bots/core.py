@@ -4,10 +4,17 @@ A bot is fed exactly the messages a phone in its seat receives (``state`` with t
 public events, ``ok``, ``refused``) and answers with phone protocol messages. It never sees the engine,
 so it cannot cheat: everything it knows it read in those dicts (R36–R39).
 
-Human reaction (issue 6): every message is *perceived* only after a reaction delay drawn from the
-bot's own RNG (never under :data:`MIN_REACTION` seconds). Decisions are taken in :meth:`Bot.wake`
-from perceived information only, so no call, swap or emission ever answers an event younger than
-the delay. Nothing runs between wakes: a table of eight bots costs a few function calls per event.
+Human perception (issue 6): a person does not re-think at every change; they *look* at the table at
+moments. :meth:`Bot.observe` only stores a message (the latest state, and the events since the last
+look). The bot *glances* when it notices a change, but at most once per ``look_gap`` (level-dependent):
+a glance captures the latest state it was sent and every event since its previous glance. What it saw
+is *perceived* only after a reaction delay drawn from the bot's own RNG (never under
+:data:`MIN_REACTION` seconds), in one batch; decisions are taken in :meth:`Bot.wake` from perceived
+information only, so no call, swap or emission ever answers an event younger than the delay.
+Nothing runs between wakes, and a burst of changes costs one look, not one thought per change.
+
+The simulator uses :meth:`Bot.notice` and :meth:`Bot.wants_view` to build a view only for a bot that
+is about to glance (the view and the events since its last one: exactly the frame it would have kept).
 """
 
 from __future__ import annotations
@@ -72,13 +79,27 @@ class Bot:
     reaction_spread = 0.25
     #: Extra hesitation before each swap once the cooldown is over (uniform range, seconds).
     swap_hesitation = (0.1, 0.6)
+    #: After a glance, the next one comes no sooner than this (uniform range, seconds): changes in between
+    #: are seen together at the next glance.
+    look_gap = (0.4, 0.8)
+    #: In play, with nothing perceived for this long, think again anyway (beliefs grow with time).
+    idle_look = 1.5
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
         self.rng = rng
-        self._inbox: deque[tuple[float, float, dict[str, Any]]] = deque()  # (perceive_at, observed_at, msg)
-        self._last_observed: float | None = None
+        # what was sent and not yet glanced at: the latest state (and when), its events since, the replies
+        self._latest: dict[str, Any] | None = None
+        self._latest_at = 0.0
+        self._unseen_events: list[dict[str, Any]] = []
+        self._unseen_replies: list[tuple[float, dict[str, Any]]] = []
+        self._glance_at: float | None = None  # the next glance (a change was noticed)
+        self._glance_free = float("-inf")  # no glance before this (look_gap after the last)
+        # glances taken, not yet perceived: (perceive_at, glanced_at, state, state_at, events, replies)
+        self._inbox: deque[tuple[float, float, Any, float, list, list]] = deque()
         self._last_perceive: float = float("-inf")
+        self._idle_at: float | None = None  # think again then, if nothing was perceived meanwhile
+        self.rethink = True  # this decision follows a look (calls are weighed again), not only a plan coming due
         self.time_scale = 1.0  # < 1 only at a table whose rules were sped up (tests, demos)
         self._seen_timing: Any = None  # the last view's timing dict, already read
         self._timer: float | None = None  # own plan: when to look again without news
@@ -110,14 +131,15 @@ class Bot:
 
     # --- the API ---------------------------------------------------------------------
 
-    def observe(self, message: dict[str, Any], now: float) -> float:
-        """Take one server→client message; it will be perceived after a human reaction delay.
+    def observe(self, message: dict[str, Any], now: float) -> float | None:
+        """Take one server→client message: stored only, until the bot's next glance.
 
-        Returns when it will be perceived. Observing changes nothing else, so the bot's next wake is then the
-        sooner of that time and the one it had (the simulator relies on it rather than asking again).
+        Returns the bot's next glance (the simulator relies on it: observing changes nothing else).
         """
         if not isinstance(message, dict):
             raise TypeError("a bot only reads protocol messages (dicts)")
+        if self._glance_at is not None and self._glance_at < now:
+            self._glance(self._glance_at)  # a glance due before this message (nobody woke us): it saw the older
         if message.get("type") == "state":
             timing = (message.get("view") or {}).get("timing") or {}
             if timing is not self._seen_timing:  # views may share one timing dict: read it once
@@ -126,16 +148,38 @@ class Bot:
                 if isinstance(length, (int, float)) and length > 0:
                     # a table run faster (host --time-scale) scales its humans too, rule for rule
                     self.time_scale = min(1.0, float(length) / DEFAULT_TIMING.round_length)
-        if now != self._last_observed:  # one glance per instant: a burst is seen together
-            delay = max(MIN_REACTION, self.rng.gauss(self.reaction_mean, self.reaction_spread)) * self.time_scale
-            self._last_perceive = max(self._last_perceive, now + delay)
-            self._last_observed = now
-        self._inbox.append((self._last_perceive, now, message))
-        return self._last_perceive
+            self._latest, self._latest_at = message, now
+            events = message.get("events")
+            if events:
+                self._unseen_events.extend(events)
+        else:
+            self._unseen_replies.append((now, message))
+        at = self.notice(now)
+        if at <= now:
+            self._glance(now)  # free to look: this glance sees the message just received
+        return self._glance_at if self._glance_at is not None else self.next_wake()
+
+    def notice(self, now: float) -> float:
+        """Something changed at the table at ``now`` (no content: a phone sees that much): plan a glance,
+        at once or when the last one is ``look_gap`` old. Returns when it will be.
+
+        A glance due now is taken at once, when the bot holds a message of this instant (as :meth:`observe`
+        does); otherwise the next :meth:`wake` takes it (the simulator shows the bot its view first)."""
+        at = self._glance_at
+        if at is None:
+            at = self._glance_at = now if now >= self._glance_free else self._glance_free
+        return at
+
+    def wants_view(self, now: float) -> bool:
+        """Is a glance due at ``now``? (The simulator builds this bot's view only then.)"""
+        return self._glance_at is not None and self._glance_at <= now
 
     def next_wake(self) -> float | None:
         """When the bot next wants :meth:`wake` to be called (absolute time), or ``None``."""
         best = self._timer
+        for t in (self._glance_at, self._idle_at):
+            if t is not None and (best is None or t < best):
+                best = t
         if self._inbox:
             t = self._inbox[0][0]
             if best is None or t < best:
@@ -146,45 +190,81 @@ class Bot:
                 best = t
         return best
 
+    def _glance(self, now: float) -> None:
+        """Look at the table: take what was sent since the last glance; perceived after a reaction delay."""
+        self._glance_at = None
+        self._glance_free = now + self.rng.uniform(*self.look_gap) * self.time_scale
+        if self._latest is None and not self._unseen_events and not self._unseen_replies:
+            return
+        delay = max(MIN_REACTION, self.rng.gauss(self.reaction_mean, self.reaction_spread)) * self.time_scale
+        self._last_perceive = max(self._last_perceive, now + delay)
+        self._inbox.append((self._last_perceive, now, self._latest, self._latest_at, self._unseen_events,
+                            self._unseen_replies))
+        self._latest = None
+        self._unseen_events = []
+        self._unseen_replies = []
+
     def wake(self, now: float) -> list[dict[str, Any]]:
-        """Perceive what is due, then act: the phone messages to send now."""
+        """Glance if due, perceive what is due, then act: the phone messages to send now."""
+        if self._glance_at is not None and self._glance_at <= now:
+            self._glance(now)
+        think = False  # something new to think about (a look, a lost reply, time passing): rethink the calls
         while self._inbox and self._inbox[0][0] <= now:
-            _, observed_at, msg = self._inbox.popleft()
-            self._perceive(msg, observed_at)
+            self._perceive_glance(*self._inbox.popleft()[1:])
+            think = True
         if self._pending:
             for ref, (sent, _) in list(self._pending.items()):
                 if sent + PENDING_TIMEOUT * self.time_scale <= now:
                     del self._pending[ref]
-        if self._timer is not None and self._timer <= now:
+                    think = True
+        if self._idle_at is not None and self._idle_at <= now:
+            self._idle_at = None
+            think = True
+        planned = self._timer is not None and self._timer <= now  # only our own plan is due (e.g. a swap)
+        if planned:
             self._timer = None
-        if self.view is None:
+        if self.view is None or not (think or planned):
             return []
+        self.rethink = think
         out = self.decide(now)
         if self._timer is not None and self._timer <= now:  # never ask to be woken in the past
             self._timer = None
+        if think:
+            self._idle_at = now + self.idle_look * self.time_scale if self.view["phase"] == "play" else None
         return out
 
     # --- perception --------------------------------------------------------------------
 
-    def _perceive(self, msg: dict[str, Any], at: float) -> None:
+    def _perceive_glance(self, at: float, msg: dict[str, Any] | None, msg_at: float,
+                         events: list[dict[str, Any]], replies: list[tuple[float, dict[str, Any]]]) -> None:
+        """One glance, perceived: the events since the last one (all seen at ``at``), then the latest view."""
+        view = msg.get("view") if msg is not None else None
+        if not (isinstance(view, dict) and "you" in view):
+            view = None
+        if view is not None and view.get("round", 0) != self.round and not any(
+                e.get("type") in ("sign_phase_opened", "round_opened") for e in events):
+            # a new round first: its deal may come in this very glance (an all-bot table opens at once)
+            self.n = int(view["seat_count"])
+            self._new_round(view.get("round", 0), at)
+        for event in events:
+            kind = event.get("type")
+            if kind in ("sign_phase_opened", "round_opened") and event.get("round", self.round) != self.round:
+                if view is not None:
+                    self.n = int(view["seat_count"])
+                self._new_round(event.get("round", 0), at)
+            self._event(event, at)
+        if view is not None:
+            self.view, self.view_at = view, msg_at
+            self.n = int(view["seat_count"])
+            you = view["you"]
+            self.swap_block_until = max(self.swap_block_until, msg_at + (you.get("swap_wait") or 0.0))
+            self.channel_block_until = max(self.channel_block_until, msg_at + (you.get("channel_wait") or 0.0))
+        for t, reply in replies:
+            self._reply(reply, t)
+
+    def _reply(self, msg: dict[str, Any], at: float) -> None:
         kind = msg.get("type")
-        if kind == "state":
-            view = msg.get("view")
-            if not (isinstance(view, dict) and "you" in view):
-                view = None
-            elif view.get("round", 0) != self.round:
-                # a new round first: its deal may come in this very message (an all-bot table opens at once)
-                self.n = int(view["seat_count"])
-                self._new_round(view.get("round", 0), at)
-            for event in msg.get("events") or ():
-                self._event(event, at)
-            if view is not None:
-                self.view, self.view_at = view, at
-                self.n = int(view["seat_count"])
-                you = view["you"]
-                self.swap_block_until = max(self.swap_block_until, at + (you.get("swap_wait") or 0.0))
-                self.channel_block_until = max(self.channel_block_until, at + (you.get("channel_wait") or 0.0))
-        elif kind in ("ok", "refused", "error"):  # "error": the host refused the message itself (e.g. flood)
+        if kind in ("ok", "refused", "error"):  # "error": the host refused the message itself (e.g. flood)
             self._pending.pop(str(msg.get("id")), None)
             if kind == "refused":
                 wait = (msg.get("details") or {}).get("wait")

@@ -98,8 +98,8 @@ class PlayingBot(Bot):
     def on_own_swap(self, took: str, at: float) -> None:
         """Hook for levels: we just saw our own exchange go through (a carré is completed at such moments)."""
 
-    def _perceive(self, msg: dict[str, Any], at: float) -> None:
-        super()._perceive(msg, at)
+    def _reply(self, msg: dict[str, Any], at: float) -> None:
+        super()._reply(msg, at)
         if msg.get("type") == "refused" and msg.get("reason") in ("card_taken", "not_your_card", "no_such_place"):
             self.swap_at = min(self.swap_at, at)  # R16: costs nothing, look again
 
@@ -118,7 +118,8 @@ class PlayingBot(Bot):
             return self.sign_phase(now)
         if phase != "play" or not view["you"].get("hand"):
             return []
-        call = self.calls(now)
+        # a plan coming due (the swap cooldown is over) is carried out: the calls were weighed at the last look
+        call = self.calls(now) if self.rethink else None
         if call is not None:
             self.decided_call = True
             return [call]
@@ -325,6 +326,8 @@ class EasyBot(PlayingBot):
     reaction_mean = 1.9
     reaction_spread = 0.45
     swap_hesitation = (0.6, 2.0)
+    look_gap = (1.2, 2.2)
+    idle_look = 2.5
     stuck_after = 12.0
 
 
@@ -341,6 +344,8 @@ class NormalBot(PlayingBot):
     reaction_mean = 1.2
     reaction_spread = 0.22
     swap_hesitation = (0.2, 0.9)
+    look_gap = (0.9, 1.5)
+    idle_look = 1.5
     tracks_cards = True
     contre_threshold = 0.6
     decoy_chance = 0.3
@@ -393,6 +398,8 @@ class HardBot(NormalBot):
     reaction_mean = 0.85
     reaction_spread = 0.1
     swap_hesitation = (0.05, 0.4)
+    look_gap = (0.7, 1.1)
+    idle_look = 1.0
     stuck_after = 3.0  # simulator: 57–59 % of games against 6.0 (500 games, two seed ranges)
     contre_threshold = 0.4
     #: A fresh emoji that the emitter's partner did not answer within this long was a decoy.
@@ -450,7 +457,9 @@ class HardBot(NormalBot):
     def wants_quatro(self, now: float) -> bool:
         if super().wants_quatro(now):
             return True
-        return self.carre_odds(self.partner())[0] >= 0.999  # every card of the partner's carré is accounted for
+        # every card of the partner's carré is accounted for: only possible once it is seen keeping one rank
+        f = self.facts.get(self.partner())
+        return f is not None and bool(f.known) and not f.mixed and self.carre_odds(self.partner())[0] >= 0.999
 
     #: Remember each team's unanswered emojis as decoys: their later emissions are no evidence.
     burns_decoys = True
