@@ -153,7 +153,10 @@ class Bot:
             if events:
                 self._unseen_events.extend(events)
         else:
+            # a reply (ok, refused) is read at the next glance: an accepted action changes the table, and
+            # that change is noticed (a refusal that changes nothing is read then, or its action forgotten)
             self._unseen_replies.append((now, message))
+            return self.next_wake()
         at = self.notice(now)
         if at <= now:
             self._glance(now)  # free to look: this glance sees the message just received

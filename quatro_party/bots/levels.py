@@ -170,10 +170,15 @@ class PlayingBot(Bot):
         my_team = self.seat % half
         best, accused = 0.0, None
         belief = self.seat_belief
+        facts = self.facts
         for team in range(half):
             if team != my_team:
-                # team_belief, inlined (the hottest loop of a bot): the same arithmetic in the same order
-                p = 1.0 - (1.0 * (1.0 - belief(team, now))) * (1.0 - belief(team + half, now))
+                # team_belief, inlined (the hottest loop of a bot): the same arithmetic in the same order.
+                # A seat seen nothing of, or keeping two ranks, has belief 0 at every level that Contres.
+                fa, fb = facts.get(team), facts.get(team + half)
+                pa = 0.0 if fa is None or fa.mixed else belief(team, now)
+                pb = 0.0 if fb is None or fb.mixed else belief(team + half, now)
+                p = 1.0 - (1.0 * (1.0 - pa)) * (1.0 - pb)
                 if p > best:
                     best, accused = p, team
         threshold = self.contre_threshold + (0.25 if mine else 0.0)  # our Quatro is coming: be surer

@@ -194,11 +194,11 @@ def _trace_digest(seed: int, levels: list[str], seats: int, exact_views: bool = 
 #: decision. If bots are made to play differently on purpose, record these again (``_trace_digest``) and say
 #: so in the commit.
 DIGESTS_BEFORE_SPEEDUP = {
-    (1, ("hard",) * 4, 8): "1bce9982aec54ec4",
-    (2, ("hard",) * 4, 8): "6088ce6d857a2f57",
-    (1, ("hard", "normal"), 4): "cb7b89fba49e4c3b",
-    (1, ("easy", "normal", "hard"), 6): "62cc16c60b93ed51",
-    (7, ("normal", "easy", "hard", "normal"), 8): "fa49dbb4f565fbf9",
+    (1, ("hard",) * 4, 8): "a0f1cdc35b38b51e",
+    (2, ("hard",) * 4, 8): "1a22f53c56bb1493",
+    (1, ("hard", "normal"), 4): "488347c661fb5c6f",
+    (1, ("easy", "normal", "hard"), 6): "b509aac66156e28f",
+    (7, ("normal", "easy", "hard", "normal"), 8): "db8656c3c91d6d5b",
 }
 
 
@@ -322,7 +322,7 @@ def test_reaction_delays_depend_on_the_level():
         bot = make_bot(0, level, random.Random(5))
         delays = []
         for i in range(300):
-            bot.observe({"type": "ok", "id": None}, float(i * 10))  # free to look: glanced at once
+            bot.observe({"type": "state", "view": None, "events": []}, float(i * 10))  # free: glanced at once
             assert bot._inbox[-1][1] == i * 10
             delays.append(bot._inbox[-1][0] - i * 10)
         assert min(delays) >= MIN_REACTION - 1e-9  # (float rounding of now + delay)
