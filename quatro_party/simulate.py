@@ -53,33 +53,8 @@ def seat_views(game: Game, now: float) -> list[dict[str, Any]]:
 
 def _seat_view(builder: ViewBuilder, table: dict[str, Any], seat: int, now: float) -> dict[str, Any]:
     """One seat's view, equal to ``seat_view(game, seat, now)``, from ``table = builder.table_view(now)``
-    (``ViewBuilder.seat_views`` for one seat only: the simulator builds a view only for a bot that looks)."""
-    game = builder.game
-    half = game.seat_count // 2
-    s = game.seats[seat]
-    team = game.teams[seat % half]
-    if game.phase is Phase.PLAY:
-        cards = builder._cards_json(seat, s.hand)
-        carre = builder._carre[seat]
-    else:
-        cards, carre = [], False
-    swap_at, channel_at = s.swap_ready_at, s.channel_ready_at
-    vote = game.vote
-    view = table.copy()
-    view["you"] = {
-        "seat": seat,
-        "team": seat % half,
-        "partner": (seat + half) % game.seat_count,
-        "hand": cards,
-        "has_carre": carre,
-        "sign": team.sign,
-        "last_sign": team.last_sign,
-        "swap_wait": 0.0 if swap_at <= now else round(swap_at - now, 3),
-        "channel_wait": 0.0 if channel_at <= now else round(channel_at - now, 3),
-        "channel_choice": s.channel_choice,
-        "voter": vote is not None and seat in vote.voters and seat not in vote.accepted,
-    }
-    return view
+    (the simulator builds a view only for a bot that looks)."""
+    return builder.seat_view(table, seat, now)
 
 
 _EVENT_SHAPES: dict[type, tuple[str, tuple[str, ...]]] = {}

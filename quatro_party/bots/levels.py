@@ -33,7 +33,7 @@ import math
 from typing import Any
 
 from ..engine.rules import SIGNS
-from .core import Bot, SeatFacts, fresh_sign
+from .core import Bot, fresh_sign
 
 
 def _logit(p: float) -> float:

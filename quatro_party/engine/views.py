@@ -219,36 +219,36 @@ class ViewBuilder:
 
     def seat_views(self, now: float) -> list[dict[str, Any]]:
         """Every seat's view, equal to ``[seat_view(game, s, now) for s in seats]``."""
-        game = self.game
         table = self.table_view(now)
-        playing = game.phase is Phase.PLAY
-        vote = game.vote
-        half = game.seat_count // 2
-        teams = game.teams
-        out = []
+        return [self.seat_view(table, seat, now) for seat in range(self.game.seat_count)]
+
+    def seat_view(self, table: dict[str, Any], seat: int, now: float) -> dict[str, Any]:
+        """One seat's view, equal to ``seat_view(game, seat, now)``, on top of ``table = self.table_view(now)``."""
+        game = self.game
         count = game.seat_count
-        for seat, s in enumerate(game.seats):
-            team = teams[seat % half]
-            if playing:
-                cards = self._cards_json(seat, s.hand)
-                carre = self._carre[seat]
-            else:
-                cards, carre = [], False
-            swap_at, channel_at = s.swap_ready_at, s.channel_ready_at
-            view = table.copy()
-            view["you"] = {
-                "seat": seat,
-                "team": seat % half,
-                "partner": (seat + half) % count,
-                "hand": cards,
-                "has_carre": carre,
-                "sign": team.sign,
-                "last_sign": team.last_sign,
-                # round(max(0.0, at - now), 3), or 0.0 when never set (-inf): 0.0 whenever at <= now
-                "swap_wait": 0.0 if swap_at <= now else round(swap_at - now, 3),
-                "channel_wait": 0.0 if channel_at <= now else round(channel_at - now, 3),
-                "channel_choice": s.channel_choice,
-                "voter": vote is not None and seat in vote.voters and seat not in vote.accepted,
-            }
-            out.append(view)
-        return out
+        half = count // 2
+        s = game.seats[seat]
+        team = game.teams[seat % half]
+        if game.phase is Phase.PLAY:
+            cards = self._cards_json(seat, s.hand)
+            carre = self._carre[seat]
+        else:
+            cards, carre = [], False
+        swap_at, channel_at = s.swap_ready_at, s.channel_ready_at
+        vote = game.vote
+        view = table.copy()
+        view["you"] = {
+            "seat": seat,
+            "team": seat % half,
+            "partner": (seat + half) % count,
+            "hand": cards,
+            "has_carre": carre,
+            "sign": team.sign,
+            "last_sign": team.last_sign,
+            # round(max(0.0, at - now), 3), or 0.0 when never set (-inf): 0.0 whenever at <= now
+            "swap_wait": 0.0 if swap_at <= now else round(swap_at - now, 3),
+            "channel_wait": 0.0 if channel_at <= now else round(channel_at - now, 3),
+            "channel_choice": s.channel_choice,
+            "voter": vote is not None and seat in vote.voters and seat not in vote.accepted,
+        }
+        return view

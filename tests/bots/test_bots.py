@@ -292,7 +292,6 @@ def test_reaction_quatro_never_sooner_than_0_7_s_after_the_partner_sign(level):
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 def test_reaction_every_swap_answers_a_centre_at_least_0_7_s_old(level):
     """No exchange names a centre card that has not lain there for at least 0.7 s (R14–R16, issue 6)."""
-    history: list[dict[int, tuple[float, int]]] = [{} for _ in range(4)]  # place -> (since, card id)
     centre_since: dict[int, list[tuple[float, int]]] = {p: [] for p in range(4)}
     checked = 0
 

@@ -108,7 +108,7 @@ def test_r39_raw_frames_of_a_whole_game_hold_nothing_private(live_server):
     for rnd in range(1, 12):
         signs = (SIGNS[2 * rnd - 2], SIGNS[2 * rnd - 1])
         secret[rnd] = {0: signs[0], 1: signs[1]}
-        views = _to_play(screen, phones, signs)
+        _to_play(screen, phones, signs)
         assert phones[2].state["view"]["you"]["sign"] == signs[0]  # R38: the partner sees it at once
         for seat, phone in enumerate(phones):  # one swap each, from what each phone sees
             v = phone.wait_state(lambda v: True)
