@@ -396,6 +396,7 @@ function renderOver() {
 }
 
 // --- countdowns (interpolated locally between states) ---------------------------------------------
+let lastTickSecond = null;
 function tick() {
   if (!view) return;
   const clockBox = $('#clock-box');
@@ -410,6 +411,13 @@ function tick() {
     clock.textContent = fmtClock(left);
     const warnAt = (view.timing && view.timing.round_length ? view.timing.round_length : 180) / 6; // last 30 s of 3:00
     clockBox.classList.toggle('amber', view.phase === 'play' && left <= warnAt);
+    // A soft tick each of the round's last ten seconds (DESIGN: "the last 10 seconds"); scaled like the clock.
+    const tickFrom = warnAt / 3;
+    const second = Math.ceil(left * 10 / tickFrom);
+    if (view.phase === 'play' && left > 0 && left <= tickFrom && second !== lastTickSecond) {
+      lastTickSecond = second;
+      sound.cue('tick');
+    }
   }
   for (const c of document.querySelectorAll('.countdown')) c.textContent = left === null ? '' : String(Math.ceil(left - 1e-6));
   const pc = $('.pause-count');

@@ -22,6 +22,23 @@ from .screen_helpers import TV, ScreenPage, without_sign_list
 
 PUBLIC = "party.test"
 
+#: A stand-in AudioContext that records every tone (frequency, waveform) the page plays.
+FAKE_AUDIO = """
+window.__tones = [];
+class FakeParam { setValueAtTime(v) { this.v = v; } exponentialRampToValueAtTime() {} }
+class FakeNode { connect(n) { return n; } }
+window.AudioContext = class {
+  constructor() { this.state = 'running'; this.currentTime = 0; this.destination = new FakeNode(); }
+  resume() { return Promise.resolve(); }
+  createGain() { const g = new FakeNode(); g.gain = new FakeParam(); return g; }
+  createOscillator() {
+    const o = new FakeNode(); o.frequency = new FakeParam(); o.type = 'sine';
+    o.start = () => window.__tones.push([o.frequency.v, o.type]); o.stop = () => {};
+    return o;
+  }
+};
+"""
+
 
 def open_screen(context: Any, server: LiveServer, host: bool = True) -> ScreenPage:
     screen = ScreenPage(context, server.screen_url(host=host))
@@ -491,6 +508,7 @@ def test_void_round_amber_clock_eight_seats_french_reduced_motion(live_server, c
     Eight phones (so nobody calls), a French browser, and prefers-reduced-motion: bursts only fade.
     """
     context = chromium.new_context(viewport=TV, locale="fr-FR", reduced_motion="reduce")
+    context.add_init_script(FAKE_AUDIO)  # headless Chromium has no speakers: count the tones instead
     try:
         names = ["Ana", "Bruno", "Chloé", "Dan", "Émile", "Fatou", "Gaspard", "Hélène"]
         phones = [join(live_server, s, n) for s, n in enumerate(names)]
@@ -500,7 +518,7 @@ def test_void_round_amber_clock_eight_seats_french_reduced_motion(live_server, c
         screen.wait("document.querySelectorAll('.seat.kind-human').length === 8")
         screen.assert_fits()
         screen.shot(screenshot_dir, "lobby-8-fr")
-        page.click("#start-slot .start-game")
+        page.click("#start-slot .start-game")  # also the user gesture that lets the page make sound
         screen.wait_phase("sign")
         screen.assert_fits()
         screen.shot(screenshot_dir, "sign-8")
@@ -518,6 +536,8 @@ def test_void_round_amber_clock_eight_seats_french_reduced_motion(live_server, c
         assert re.fullmatch(r"0:0[0-3]", screen.text("#clock"))
         screen.wait("document.querySelector('.sentence.end-void') !== null", timeout=5)
         assert screen.text(".sentence") == "Trois minutes sans annonce : manche nulle — aucun point"
+        ticks = page.evaluate("window.__tones.filter(([f, type]) => f === 440 && type === 'triangle').length")
+        assert ticks >= 2, "a soft tick in the round's last seconds"
         assert page.locator(".seat .hand .card").count() == 32  # every hand turned over (R26)
         time.sleep(0.7)  # the reveal's fade (reduced motion: 0.6 s)
         screen.assert_fits()
