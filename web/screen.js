@@ -55,6 +55,11 @@ function onMessage(msg) {
       for (const b of document.querySelectorAll('#fx .burst')) b.remove(); // signals belong to the round in play
     }
     handleEvents(msg.events || [], before);
+    // A page opened (or reloaded) mid-round missed the `dealt` event: the view still says the hands were re-dealt (R6).
+    if (!before && view.phase === 'play' && view.redeals > 0 &&
+        !(msg.events || []).some((e) => e.type === 'dealt' || e.type === 'reshuffled')) {
+      addNotice(`🔄 ${t('redealt', { n: view.redeals })}`, 8000);
+    }
   } else if (msg.type === 'error' || msg.type === 'refused') {
     const key = `err_${msg.code || msg.reason}`;
     const text = t(key) !== key ? t(key) : (msg.message || msg.reason || msg.code || 'error');

@@ -214,6 +214,19 @@ def test_host_lets_a_player_move_to_another_device(live_server, tv_context):
     assert screen.errors == []
 
 
+@pytest.mark.live_server(seats=8, public_host=PUBLIC, bot_level="easy")
+def test_r6_a_screen_opened_mid_round_still_says_the_hands_were_redealt(live_server, tv_context):
+    """R6: the re-deal notice is not only an event: a big screen opened (or reloaded) after the deal shows it too."""
+    host = live_server.screen()
+    assert host.host("fill_bots")["type"] == "ok" and host.host("start_game")["type"] == "ok"
+    view = host.wait_state(lambda v: v["phase"] == "play")
+    assert view["redeals"] > 0  # seed 1 at 8 seats: the first deal was thrown back
+    screen = open_screen(tv_context, live_server)
+    screen.wait_phase("play")
+    screen.wait("document.querySelector('#notice-list').textContent.includes('re-dealt')", timeout=5)
+    assert screen.errors == []
+
+
 # --- play, emission, swap, call, reveal, pause --------------------------------------------------------------
 
 
