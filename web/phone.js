@@ -289,13 +289,21 @@ function onState(msg) {
       $('toast').hidden = true;
     }
   }
-  for (const ev of msg.events || []) onEvent(ev);
+  const notes = [];
+  for (const ev of msg.events || []) onEvent(ev, notes);
   render();
+  if (notes.length) playMsg(notes.join(' · '), 'info', 5000);
 }
 
-function onEvent(ev) {
+function onEvent(ev, notes) {
   const you = me();
   switch (ev.type) {
+    case 'random_sign_given': // R12: only your own team's drawn sign is yours to see
+      if (you && ev.team === you.team && you.sign) notes.push(t('random_sign', { sign: you.sign }));
+      break;
+    case 'dealt': // R6: the table is told a hand was replaced, never whose
+      if (you && ev.redeals > 0) notes.push(t('redealt'));
+      break;
     case 'emitted':
       setTimeout(() => burst(ev.seat), 0);
       if (you && ev.seat === you.seat) {

@@ -356,3 +356,34 @@ def test_phone_page_weight_under_150_kb():
     sizes = page_bytes()
     assert "phone.js" in sizes and "shared/socket.js" in sizes
     assert sum(sizes.values()) < 150 * 1024, sizes
+
+
+@pytest.mark.live_server(seats=4, public_host="party.test", time_scale=0.05)
+def test_r12_r32_random_sign_shown_to_its_team_then_a_void_round(live_server, phone_context, screenshot_dir):
+    """R12: nobody picks, the team's drawn sign is shown (to that team only); R32: no call, the round is void."""
+    page = phone_context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(phone_url(live_server.port))
+    page.fill("#name", "Zoé")
+    page.locator('#seat-list [data-seat="0"]').tap()
+    expect(page.locator("#screen-wait")).to_be_visible()
+    others = {}
+    for seat, name in ((1, "Bruno"), (2, "Chloé"), (3, "Dora")):
+        others[seat] = live_server.phone()
+        others[seat].join(seat, name)
+    assert live_server.screen().host("start_game")["type"] == "ok"
+    expect(page.locator("#screen-sign")).to_be_visible()
+    everybody_ready(page, others)  # nobody picked a sign
+
+    drawn = latest_view(others[2])["you"]["sign"]  # the partner's phone knows it (R38)
+    assert drawn and drawn in latest_view(others[2])["signs"]
+    expect(page.locator("#top-sign")).to_have_text(drawn)
+    expect(page.locator("#play-msg")).to_contain_text(f"your sign was drawn — {drawn}")
+    shot(page, screenshot_dir, "random-sign")
+
+    # Three minutes (× 0.05) with no call: the round is void, nobody scores (R32).
+    expect(page.locator("#screen-reveal")).to_be_visible(timeout=20_000)
+    expect(page.locator("#reveal-body")).to_contain_text("Time is up: nobody called. No point this round.")
+    shot(page, screenshot_dir, "void")
+    assert errors == []
