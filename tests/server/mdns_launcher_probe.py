@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
-import threading
 import time
 
-from zeroconf import ServiceBrowser, ServiceListener, Zeroconf
+from zeroconf import ServiceBrowser, Zeroconf
+
+from tests.server.mdns_listen import QuatroListener
 
 SERVICE = "_http._tcp.local."
 
@@ -34,27 +34,10 @@ def main() -> int:
             break
     port = int(out.split("Port ")[1].split(".")[0])
     found: dict[str, object] = {"port": port}
-    seen, gone = threading.Event(), threading.Event()
-
-    class Listener(ServiceListener):
-        def add_service(self, zc: Zeroconf, type_: str, name: str) -> None:
-            info = zc.get_service_info(type_, name, timeout=3000)
-            if info is not None and name.startswith("Quatro Party on"):
-                found.update(name=name, service_port=info.port,
-                             addresses=[socket.inet_ntoa(a) for a in info.addresses],
-                             path=(info.properties or {}).get(b"path", b"").decode())
-                seen.set()
-
-        def update_service(self, zc: Zeroconf, type_: str, name: str) -> None:
-            pass
-
-        def remove_service(self, zc: Zeroconf, type_: str, name: str) -> None:
-            if name.startswith("Quatro Party on"):
-                gone.set()
-
+    listener = QuatroListener(found, port_key="service_port")
     zc = Zeroconf(interfaces=["10.99.0.2"])
-    browser = ServiceBrowser(zc, SERVICE, Listener())
-    found["found"] = seen.wait(15)
+    browser = ServiceBrowser(zc, SERVICE, listener)
+    found["found"] = listener.seen.wait(15)
     t = time.monotonic()
     proc.send_signal(signal.SIGINT)
     try:
@@ -63,7 +46,8 @@ def main() -> int:
         proc.kill()
         found["exit_code"] = "timeout"
     found["stop_seconds"] = round(time.monotonic() - t, 3)
-    found["removed"] = gone.wait(5)
+    found["removed"] = listener.gone.wait(5)
+    found.pop("removed_name", None)
     browser.cancel()
     zc.close()
     print(json.dumps(found))
