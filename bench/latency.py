@@ -164,7 +164,32 @@ def _latest_view(listener: Listener) -> dict[str, Any] | None:
     return None
 
 
-class HostSide:
+class _Side:
+    """One server under test: ``everyone`` (its 9 listeners), ``sent`` (key, send time) and its child process."""
+
+    everyone: list[Listener]
+    sent: list[tuple[str, float]]
+    proc: Any
+
+    def latencies(self) -> list[float]:
+        found = []
+        for i, (key, t0) in enumerate(self.sent):
+            # A frame belongs to this send only until the same swap text is sent again (a refused
+            # swap, R16, must not borrow the next identical swap's update).
+            until = next((t for k, t in self.sent[i + 1:] if k == key), float("inf"))
+            arrivals = [next((t for t, text in lst.frames if t0 <= t < until and key in text), None)
+                        for lst in self.everyone]
+            if None not in arrivals:
+                found.append(max(arrivals) - t0)
+        return found
+
+    def close(self) -> None:
+        for lst in self.everyone:
+            lst.close()
+        _stop_child(self.proc)
+
+
+class HostSide(_Side):
     """The real host (child process) with 8 seated phones in play and the host's big screen."""
 
     def __init__(self, scale: float) -> None:
@@ -205,25 +230,9 @@ class HostSide:
         self.sent.append((key, self.phones[seat].send(json.dumps(
             {"type": "swap", "card": card, "place": place, "expected": view["centre"][place]["id"]}))))
 
-    def latencies(self) -> list[float]:
-        found = []
-        for i, (key, t0) in enumerate(self.sent):
-            # A frame belongs to this send only until the same swap text is sent again (a refused
-            # swap, R16, must not borrow the next identical swap's update).
-            until = next((t for k, t in self.sent[i + 1:] if k == key), float("inf"))
-            arrivals = [next((t for t, text in lst.frames if t0 <= t < until and key in text), None)
-                        for lst in self.everyone]
-            if None not in arrivals:
-                found.append(max(arrivals) - t0)
-        return found
-
-    def close(self) -> None:
-        for lst in self.everyone:
-            lst.close()
-        _stop_child(self.proc)
 
 
-class BareSide:
+class BareSide(_Side):
     """The bare flask-sock broadcast server (child process) with 9 sockets."""
 
     def __init__(self, payload: int) -> None:
@@ -235,19 +244,6 @@ class BareSide:
     def send(self, n: int) -> None:
         tag = f"m{n}-"
         self.sent.append((f'"tag": "{tag}"', self.everyone[1 + n % PHONES].send(tag)))
-
-    def latencies(self) -> list[float]:
-        found = []
-        for key, t0 in self.sent:
-            arrivals = [next((t for t, text in lst.frames if key in text), None) for lst in self.everyone]
-            if None not in arrivals:
-                found.append(max(arrivals) - t0)
-        return found
-
-    def close(self) -> None:
-        for lst in self.everyone:
-            lst.close()
-        _stop_child(self.proc)
 
 
 def run(seconds: float, scale: float) -> tuple[list[float], list[float], int, int]:
