@@ -103,7 +103,9 @@ class Bot:
         self.time_scale = 1.0  # < 1 only at a table whose rules were sped up (tests, demos)
         self._seen_timing: Any = None  # the last view's timing dict, already read
         self._timer: float | None = None  # own plan: when to look again without news
-        self._pending: dict[str, tuple[float, dict[str, Any]]] = {}  # id -> (sent_at, message)
+        # id -> (sent_at, message), in the order sent (times never go back): the first is the oldest
+        self._pending: dict[str, tuple[float, dict[str, Any]]] = {}
+        self._pending_kinds: dict[str, int] = {}  # message type -> how many of them are pending
         self._serial = 0
         # perceived state
         self.view: dict[str, Any] | None = None
@@ -119,10 +121,10 @@ class Bot:
         self.decided_call = False
         self.n = 4  # seats at the table, from the last view
         self._version = 0  # bumped whenever the hidden pool may change: card caches are valid for one version
-        self._pool_cache: tuple[int, dict[str, int]] | None = None
+        self._deal_version = 0  # bumped at each new deal or round: the hidden pool must be counted again
+        self._pool_cache: tuple[int, dict[str, int]] | None = None  # (deal version, pool), kept up to date
         self._pool_total = 0  # sum of the cached pool
         self._blank_odds: tuple[int, tuple[float, str | None]] = (-1, (0.0, None))  # odds of a seat seen nothing of
-        self._odds_cache: dict[int, tuple[int, int, tuple[float, str | None]]] = {}
         self._centre_ranks: tuple[Any, set[str]] = (None, set())
         self.setup()
 
@@ -188,7 +190,7 @@ class Bot:
             if best is None or t < best:
                 best = t
         if self._pending:
-            t = min(sent for sent, _ in self._pending.values()) + PENDING_TIMEOUT * self.time_scale
+            t = next(iter(self._pending.values()))[0] + PENDING_TIMEOUT * self.time_scale  # the oldest
             if best is None or t < best:
                 best = t
         return best
@@ -216,10 +218,12 @@ class Bot:
             self._perceive_glance(*self._inbox.popleft()[1:])
             think = True
         if self._pending:
+            timeout = PENDING_TIMEOUT * self.time_scale
             for ref, (sent, _) in list(self._pending.items()):
-                if sent + PENDING_TIMEOUT * self.time_scale <= now:
-                    del self._pending[ref]
-                    think = True
+                if sent + timeout > now:
+                    break  # sent in time order: the rest is younger
+                self._forget(ref)
+                think = True
         if self._idle_at is not None and self._idle_at <= now:
             self._idle_at = None
             think = True
@@ -268,7 +272,7 @@ class Bot:
     def _reply(self, msg: dict[str, Any], at: float) -> None:
         kind = msg.get("type")
         if kind in ("ok", "refused", "error"):  # "error": the host refused the message itself (e.g. flood)
-            self._pending.pop(str(msg.get("id")), None)
+            self._forget(str(msg.get("id")))
             if kind == "refused":
                 wait = (msg.get("details") or {}).get("wait")
                 if msg.get("reason") == "swap_cooldown" and wait:
@@ -278,6 +282,8 @@ class Bot:
 
     def _new_round(self, number: int, at: float) -> None:
         self.round = number
+        self._version += 1
+        self._deal_version += 1
         self.facts = {}
         self.my_fresh = []
         self.decided_call = False
@@ -297,6 +303,7 @@ class Bot:
         kind = e.get("type")
         if kind in ("dealt", "reshuffled", "round_opened", "round_ended", "sign_phase_opened"):
             self._version += 1  # new cards or a new round: every card inference must be redone
+            self._deal_version += 1
         if kind == "swapped":
             seat, put, took = e["seat"], e["put"], e["took"]
             if seat == self.seat:
@@ -305,6 +312,10 @@ class Bot:
             f.version += 1
             if f.known.pop(put["id"], None) is None:
                 self._version += 1  # a hidden card came to light: the hidden pool shrank
+                pool = self._pool_cache
+                if pool is not None and pool[0] == self._deal_version:
+                    pool[1][put["rank"]] -= 1  # counting it again from the view would find exactly this
+                    self._pool_total -= 1
             f.known[took["id"]] = took["rank"]
             f.mixed = len(set(f.known.values())) > 1
             f.took[took["rank"]] = f.took.get(took["rank"], 0) + 1
@@ -318,6 +329,7 @@ class Bot:
             self._seat_facts(seat).emitted.append((at, e["emoji"]))
         elif kind in ("dealt", "reshuffled"):  # R27, R31: every hand is new, what we knew is void
             for f in self.facts.values():
+                f.version += 1
                 f.known.clear()
                 f.mixed = False
                 f.took.clear()
@@ -401,7 +413,7 @@ class Bot:
 
     def unknown_pool(self) -> dict[str, int]:
         """Copies of each rank whose place is unknown to this seat (hidden in other hands)."""
-        if self._pool_cache is not None and self._pool_cache[0] == self._version:
+        if self._pool_cache is not None and self._pool_cache[0] == self._deal_version:
             return self._pool_cache[1]
         ranks = RANKS[: self.seat_count + 1]
         pool = {r: 4 for r in ranks}
@@ -410,7 +422,7 @@ class Bot:
         for f in self.facts.values():
             for r in f.known.values():
                 pool[r] -= 1
-        self._pool_cache = (self._version, pool)
+        self._pool_cache = (self._deal_version, pool)
         self._pool_total = sum(pool.values())
         return pool
 
@@ -418,34 +430,30 @@ class Bot:
         """From public facts only: the chance ``seat`` holds a carré if its hidden cards were random,
         and the rank it would be of. Cards the seat took and kept are known (R14 swaps are public)."""
         f = self.facts.get(seat)
-        fv = f.version if f is not None else -1
-        found = self._odds_cache.get(seat)
-        if found is None or found[0] != self._version or found[1] != fv:  # valid for one (pool, seat) version
-            found = self._odds_cache[seat] = (self._version, fv, self._carre_odds(seat))
-        return found[2]
-
-    def _carre_odds(self, seat: int) -> tuple[float, str | None]:
-        f = self.facts.get(seat)
-        known = f.known if f is not None else {}
-        if f is not None and f.mixed:  # kept cards of two ranks (``mixed`` is maintained at each swap)
-            return 0.0, None
-        ranks = set(known.values())
-        hidden = 4 - len(known)
-        pool = self.unknown_pool()
-        total = self._pool_total
-        if hidden == 0:
-            return 1.0, next(iter(ranks))
-        if total < hidden:
-            return 0.0, None
-        if ranks:
-            r = next(iter(ranks))
-            return math.comb(max(pool.get(r, 0), 0), hidden) / math.comb(total, hidden), r
+        if f is not None and f.known:
+            if f.mixed:  # kept cards of two ranks (``mixed`` is maintained at each swap)
+                return 0.0, None
+            hidden = 4 - len(f.known)
+            rank = next(iter(f.known.values()))
+            if hidden == 0:
+                return 1.0, rank
+            pool = self.unknown_pool()
+            total = self._pool_total
+            if total < hidden:
+                return 0.0, None
+            # one ratio of small binomials: cheaper than any cache of it
+            return math.comb(max(pool.get(rank, 0), 0), hidden) / math.comb(total, hidden), rank
         # nothing known of the seat: the same odds for every such seat, once per pool
         blank = self._blank_odds
         if blank[0] != self._version:
-            best = max(pool, key=lambda r: pool[r])
-            blank = self._blank_odds = (self._version, (
-                sum(math.comb(max(v, 0), hidden) for v in pool.values()) / math.comb(total, hidden), best))
+            pool = self.unknown_pool()
+            total = self._pool_total
+            if total < 4:
+                odds: tuple[float, str | None] = (0.0, None)
+            else:
+                best = max(pool, key=lambda r: pool[r])
+                odds = (sum(math.comb(max(v, 0), 4) for v in pool.values()) / math.comb(total, 4), best)
+            blank = self._blank_odds = (self._version, odds)
         return blank[1]
 
     # --- acting -----------------------------------------------------------------------
@@ -457,11 +465,23 @@ class Bot:
         msg = action_message(kind, **fields)
         msg["id"] = ref
         self._pending[ref] = (now, msg)
+        self._pending_kinds[kind] = self._pending_kinds.get(kind, 0) + 1
         return msg
+
+    def _forget(self, ref: str) -> None:
+        """The action ``ref`` was answered, or is given up."""
+        found = self._pending.pop(ref, None)
+        if found is not None:
+            kind = found[1]["type"]
+            left = self._pending_kinds[kind] - 1
+            if left:
+                self._pending_kinds[kind] = left
+            else:
+                del self._pending_kinds[kind]
 
     def pending(self, kind: str) -> bool:
         """Is an action of this kind sent and not yet answered?"""
-        return bool(self._pending) and any(m["type"] == kind for _, m in self._pending.values())
+        return kind in self._pending_kinds
 
     def plan(self, at: float) -> None:
         """Ask to be woken at ``at`` (the earliest plan wins)."""

@@ -502,19 +502,24 @@ class HardBot(NormalBot):
                 return 0.0  # three hidden cards: far too unlikely to act on without a sign (saves work)
         else:
             fresh_at = self.fresh_at.get(seat)
-        # What depends only on the cards (the odds, the kept copies) is computed once per card move: it is
-        # cached on the seat's facts under the same versions as carre_odds (a new deal makes new facts).
+        # What depends only on the cards (the odds, the kept copies) is computed once per card move: cached on
+        # the seat's facts, valid while the seat's own cards (f.version) and the hidden copies of its rank and
+        # in all (which the odds are a ratio of) stay the same; for a seat seen keeping nothing, once per pool.
         static = f.belief
-        if static is None or static[0] != self._version or static[1] != f.version:
+        if f.known:
+            rank = next(iter(f.known.values()))
+            key: tuple = (f.version, self.unknown_pool().get(rank, 0), self._pool_total)
+        else:
+            key = (f.version, -1, self._version)
+        if static is None or static[0] != key:
             p0, rank = self.carre_odds(seat)
             if p0 <= 0.0 or rank is None:
-                static = f.belief = (self._version, f.version, None, p0, 0.0, 0, False, 0.0)
+                static = f.belief = (key, None, p0, 0.0, 0, False, 0.0)
             else:
                 kept = sum(1 for r in f.known.values() if r == rank)
                 lo = _logit(p0)
-                static = f.belief = (self._version, f.version, rank, p0, lo, kept,
-                                     kept >= 2 and not f.put.get(rank), _sigmoid(lo))
-        _, _, rank, p0, lo, kept, collector, p_cards = static
+                static = f.belief = (key, rank, p0, lo, kept, kept >= 2 and not f.put.get(rank), _sigmoid(lo))
+        _, rank, p0, lo, kept, collector, p_cards = static
         if rank is None:
             return 0.0
         if collector:
