@@ -11,6 +11,12 @@ message, only from the connection's token (R39: a phone cannot act for another s
 Action(id=7, kind='swap', fields={'card': 3, 'place': 1, 'expected': 9})
 >>> to_command(parse_phone('{"type": "ready"}'), seat=2)
 Ready(seat=2)
+
+A message already decoded (a bot's, in the simulator) skips the JSON text:
+:func:`parse_phone_message` makes exactly the same checks as :func:`parse_phone`.
+
+>>> parse_phone_message({"type": "choose_emoji", "emoji": "🐙"})
+Action(id=None, kind='choose_emoji', fields={'emoji': '🐙'})
 """
 
 from __future__ import annotations
@@ -76,6 +82,15 @@ class Action:
     kind: str
     fields: dict[str, Any] = field(default_factory=dict)
 
+    def __init__(self, id: Any, kind: str, fields: dict[str, Any] | None = None) -> None:
+        # Written out instead of the dataclass's own: a frozen dataclass sets each field through
+        # ``object.__setattr__``, twice as slow, and every phone or bot action is one of these.
+        # Filling ``__dict__`` directly keeps everything else (frozen, ==, hash, repr, fields).
+        d = self.__dict__
+        d["id"] = id
+        d["kind"] = kind
+        d["fields"] = {} if fields is None else fields
+
 
 # --- screen → server ---------------------------------------------------------------
 
@@ -100,8 +115,15 @@ class HostAction:
 # --- field checks ------------------------------------------------------------------
 
 
+# Each check first tries the plain case (``type(v) is int``, ``type(v) is str``), which is most of the
+# traffic and cheap; anything else gets the full test, which accepts int and str subclasses (never bool)
+# exactly as before.
+
+
 def _int(msg: dict[str, Any], key: str, lo: int = 0, hi: int = 1000) -> int:
     v = msg.get(key)
+    if type(v) is int and lo <= v <= hi:
+        return v
     if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
         raise ProtocolError("bad_field", f"'{key}' must be a whole number from {lo} to {hi}", msg.get("id"))
     return v
@@ -113,13 +135,15 @@ def _opt_int(msg: dict[str, Any], key: str, lo: int = 0, hi: int = 1000) -> int 
 
 def _bool(msg: dict[str, Any], key: str, default: bool | None = None) -> bool:
     v = msg.get(key, default)
-    if not isinstance(v, bool):
+    if v is not True and v is not False:  # bool has no subclasses: the same as isinstance(v, bool)
         raise ProtocolError("bad_field", f"'{key}' must be true or false", msg.get("id"))
     return v
 
 
 def _str(msg: dict[str, Any], key: str, max_len: int = 64, optional: bool = False) -> str | None:
     v = msg.get(key)
+    if type(v) is str and len(v) <= max_len:
+        return v
     if v is None and optional:
         return None
     if not isinstance(v, str) or len(v) > max_len:
@@ -134,21 +158,39 @@ def _choice(msg: dict[str, Any], key: str, options: tuple[str, ...]) -> str:
     return str(v)
 
 
+def _swap_fields(m: dict[str, Any]) -> dict[str, Any]:
+    """Half of all actions: ``_int``'s plain case written out for the three fields, in their order."""
+    card, place, expected = m.get("card"), m.get("place"), m.get("expected")
+    if not (type(card) is int and 0 <= card <= 1000):
+        card = _int(m, "card")
+    if not (type(place) is int and 0 <= place <= 3):
+        place = _int(m, "place", 0, 3)
+    if not (type(expected) is int and 0 <= expected <= 1000):
+        expected = _int(m, "expected")
+    return {"card": card, "place": place, "expected": expected}
+
+
+def _no_fields(m: dict[str, Any]) -> dict[str, Any]:
+    return {}
+
+
 #: Phone actions: message type → (field checker, engine command builder).
 _PHONE_ACTIONS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], Callable[..., c.SeatCommand]]] = {
     "pick_sign": (lambda m: {"sign": _str(m, "sign", 16)}, c.PickSign),
-    "ready": (lambda m: {}, c.Ready),
-    "swap": (lambda m: {"card": _int(m, "card"), "place": _int(m, "place", 0, 3),
-                        "expected": _int(m, "expected")}, c.Swap),
-    "take_channel": (lambda m: {}, c.TakeChannel),
-    "release_channel": (lambda m: {}, c.ReleaseChannel),
+    "ready": (_no_fields, c.Ready),
+    "swap": (_swap_fields, c.Swap),
+    "take_channel": (_no_fields, c.TakeChannel),
+    "release_channel": (_no_fields, c.ReleaseChannel),
     "choose_emoji": (lambda m: {"emoji": _str(m, "emoji", 16)}, c.ChooseEmoji),
     "call_quatro": (lambda m: {"confirmed": _bool(m, "confirmed", False)}, c.CallQuatro),
     "call_contre": (lambda m: {"team": _opt_int(m, "team", 0, 3)}, c.CallContre),
-    "request_reshuffle": (lambda m: {}, c.RequestReshuffle),
+    "request_reshuffle": (_no_fields, c.RequestReshuffle),
     "answer_vote": (lambda m: {"accept": _bool(m, "accept")}, c.AnswerVote),
 }
 PHONE_ACTION_TYPES = tuple(_PHONE_ACTIONS)
+#: The same, split for the hot path: message type → field checker, and → engine command class.
+_PHONE_FIELDS = {kind: check for kind, (check, _) in _PHONE_ACTIONS.items()}
+_PHONE_COMMANDS = {kind: build for kind, (_, build) in _PHONE_ACTIONS.items()}
 
 #: Host controls: message type → field checker.
 _HOST_ACTIONS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
@@ -170,7 +212,8 @@ _HOST_ACTIONS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
 HOST_ACTION_TYPES = tuple(_HOST_ACTIONS)
 
 
-def _decode(raw: str | bytes) -> dict[str, Any]:
+def _decode(raw: str | bytes) -> Any:
+    """The JSON value of a raw message (its size and encoding checked); :func:`_envelope` checks its shape."""
     if isinstance(raw, bytes):
         if len(raw) > MAX_MESSAGE_BYTES:
             raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
@@ -184,29 +227,54 @@ def _decode(raw: str | bytes) -> dict[str, Any]:
         msg = json.loads(raw)
     except (ValueError, RecursionError):
         raise ProtocolError("bad_json", "that is not valid JSON") from None
+    return msg
+
+
+def _envelope(msg: Any) -> tuple[str, Any]:
+    """A decoded message's ``type`` and ``id``, checked: an object, a short id (if any), a string type.
+    (:func:`parse_phone_message` makes the same checks written out.)"""
     if not isinstance(msg, dict):
         raise ProtocolError("bad_message", "a message is a JSON object")
     ref = msg.get("id")
-    if ref is not None and not (isinstance(ref, (int, str)) and not isinstance(ref, bool)
-                                and len(str(ref)) <= MAX_ID_LENGTH):
-        raise ProtocolError("bad_field", f"'id' must be a number or a text of at most {MAX_ID_LENGTH} characters")
-    if not isinstance(msg.get("type"), str):
+    if ref is not None:
+        _check_id(ref)
+    kind = msg.get("type")
+    if not isinstance(kind, str):
         raise ProtocolError("bad_message", "a message needs a string 'type'", ref)
-    return msg
+    return kind, ref
+
+
+def _check_id(ref: Any) -> None:
+    if not (isinstance(ref, (int, str)) and not isinstance(ref, bool) and len(str(ref)) <= MAX_ID_LENGTH):
+        raise ProtocolError("bad_field", f"'id' must be a number or a text of at most {MAX_ID_LENGTH} characters")
 
 
 def parse_phone(raw: str | bytes) -> Hello | Join | Leave | Action:
     """A phone's message, checked. Raises :class:`ProtocolError` for anything malformed."""
-    msg = _decode(raw)
-    kind, ref = msg["type"], msg.get("id")
+    return parse_phone_message(_decode(raw))
+
+
+def parse_phone_message(msg: dict[str, Any]) -> Hello | Join | Leave | Action:
+    """A phone's message already decoded from JSON (any value: it is checked), with exactly the checks and
+    errors of :func:`parse_phone`. Raises :class:`ProtocolError` for anything malformed."""
+    # _envelope's checks, written out: this runs for every bot action of a simulated game.
+    if not isinstance(msg, dict):
+        raise ProtocolError("bad_message", "a message is a JSON object")
+    ref = msg.get("id")
+    if ref is not None:
+        _check_id(ref)
+    kind = msg.get("type")
+    if type(kind) is not str and not isinstance(kind, str):
+        raise ProtocolError("bad_message", "a message needs a string 'type'", ref)
+    check = _PHONE_FIELDS.get(kind)
+    if check is not None:  # an action: the bulk of the traffic, so looked up first
+        return Action(ref, kind, check(msg))
     if kind == "hello":
         return Hello(ref, _str(msg, "token", 128, optional=True))
     if kind == "join":
         return Join(ref, _int(msg, "seat", 0, 7), _str(msg, "name", 40) or "")
     if kind == "leave":
         return Leave(ref)
-    if kind in _PHONE_ACTIONS:
-        return Action(ref, kind, _PHONE_ACTIONS[kind][0](msg))
     if kind in _HOST_ACTIONS:
         raise ProtocolError("not_host", "only the host's big screen can do that", ref)
     raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}", ref)
@@ -215,7 +283,7 @@ def parse_phone(raw: str | bytes) -> Hello | Join | Leave | Action:
 def parse_screen(raw: str | bytes) -> ScreenHello | HostAction:
     """A big screen's message, checked. Raises :class:`ProtocolError` for anything malformed."""
     msg = _decode(raw)
-    kind, ref = msg["type"], msg.get("id")
+    kind, ref = _envelope(msg)
     if kind == "hello":
         return ScreenHello(ref, _str(msg, "host", 128, optional=True))
     if kind in _HOST_ACTIONS:
@@ -225,7 +293,7 @@ def parse_screen(raw: str | bytes) -> ScreenHello | HostAction:
 
 def to_command(action: Action, seat: int) -> c.SeatCommand:
     """The engine command for a phone (or bot) action, on behalf of ``seat``."""
-    return _PHONE_ACTIONS[action.kind][1](seat, **action.fields)
+    return _PHONE_COMMANDS[action.kind](seat, **action.fields)
 
 
 def action_message(kind: str, **fields: Any) -> dict[str, Any]:
