@@ -121,6 +121,7 @@ class Bot:
         self.decided_call = False
         self.n = 4  # seats at the table, from the last view
         self._version = 0  # bumped whenever the hidden pool may change: card caches are valid for one version
+        self._facts_gen = 0  # bumped whenever what other seats are seen keeping may change
         self._deal_version = 0  # bumped at each new deal or round: the hidden pool must be counted again
         self._pool_cache: tuple[int, dict[str, int]] | None = None  # (deal version, pool), kept up to date
         self._pool_total = 0  # sum of the cached pool
@@ -288,6 +289,7 @@ class Bot:
         self.my_fresh = []
         self.decided_call = False
         self.round_started = at
+        self._facts_gen += 1
         self.on_new_round()
 
     def on_new_round(self) -> None:
@@ -310,6 +312,7 @@ class Bot:
                 return  # our own exchange moves cards between places we see: the hidden pool is unchanged
             f = self._seat_facts(seat)
             f.version += 1
+            self._facts_gen += 1
             if f.known.pop(put["id"], None) is None:
                 self._version += 1  # a hidden card came to light: the hidden pool shrank
                 pool = self._pool_cache
@@ -328,6 +331,7 @@ class Bot:
                 return
             self._seat_facts(seat).emitted.append((at, e["emoji"]))
         elif kind in ("dealt", "reshuffled"):  # R27, R31: every hand is new, what we knew is void
+            self._facts_gen += 1
             for f in self.facts.values():
                 f.version += 1
                 f.known.clear()
@@ -361,6 +365,7 @@ class Bot:
                 else:
                     st.decoy_emissions += 1
         self.facts = {}
+        self._facts_gen += 1
 
     # --- reading the perceived view -----------------------------------------------------
 

@@ -71,6 +71,7 @@ class PlayingBot(Bot):
         self.decoy_at: float | None = None
         self.release_at: float | None = None
         self.picked_in = -1
+        self._others_known: tuple[int, tuple[dict[str, int], dict[str, int]]] = (-1, ({}, {}))
 
     def on_new_round(self) -> None:
         self.target = None
@@ -255,7 +256,11 @@ class PlayingBot(Bot):
     # swaps -----------------------------------------------------------------------------
 
     def others_known(self) -> tuple[dict[str, int], dict[str, int]]:
-        """Copies of each rank other seats are seen keeping: (opponents, partner)."""
+        """Copies of each rank other seats are seen keeping: (opponents, partner). Counted again only when
+        what other seats keep changed (see ``Bot._facts_gen``)."""
+        cached = self._others_known
+        if cached[0] == self._facts_gen:
+            return cached[1]
         opp: dict[str, int] = {}
         mate: dict[str, int] = {}
         partner = self.partner()
@@ -263,6 +268,7 @@ class PlayingBot(Bot):
             bucket = mate if seat == partner else opp
             for r in f.known.values():
                 bucket[r] = bucket.get(r, 0) + 1
+        self._others_known = (self._facts_gen, (opp, mate))
         return opp, mate
 
     def rank_score(self, rank: str, mine: dict[str, int], centre: dict[str, int],
@@ -284,16 +290,19 @@ class PlayingBot(Bot):
         if now < ready:
             self.plan(ready)
             return []
-        hand, centre = self.hand(), self.centre()
+        you = self.view["you"]
+        hand, centre = you.get("hand"), self.view.get("centre")
         if not hand or not centre:
             return []
         mine, in_centre = self.counts(hand), self.counts(centre)
         opp, mate = self.others_known() if self.tracks_cards else ({}, {})
         ranks = sorted(set(mine) | set(in_centre))
         self.rng.shuffle(ranks)  # ties broken by our own dice, not by rank order
+        rank_score = self.rank_score
+        base = {r: rank_score(r, mine, in_centre, opp, mate) for r in ranks}
 
         def score(r: str) -> float:
-            return self.rank_score(r, mine, in_centre, opp, mate) + (0.3 if r == self.target else 0.0)
+            return base[r] + (0.3 if r == self.target else 0.0)  # the target of the moment is favoured
 
         self.target = max(ranks, key=score)
         want = self.target
