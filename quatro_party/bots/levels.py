@@ -469,11 +469,13 @@ class HardBot(NormalBot):
         return mine.get(rank, 0) + 0.8 * min(opp.get(rank, 0), 2) - 0.3 * min(mate.get(rank, 0), 2)
 
     def wants_quatro(self, now: float) -> bool:
-        if super().wants_quatro(now):
-            return True
         # every card of the partner's carré is accounted for: only possible once it is seen keeping one rank
-        f = self.facts.get(self.partner())
-        return f is not None and bool(f.known) and not f.mixed and self.carre_odds(self.partner())[0] >= 0.999
+        # (checked first: both tests are pure, and this one is cheaper)
+        partner = self.partner()
+        f = self.facts.get(partner)
+        if f is not None and f.known and not f.mixed and self.carre_odds(partner)[0] >= 0.999:
+            return True
+        return super().wants_quatro(now)
 
     #: Remember each team's unanswered emojis as decoys: their later emissions are no evidence.
     burns_decoys = True
