@@ -139,11 +139,8 @@ class Bot:
 
     # --- the API ---------------------------------------------------------------------
 
-    def observe(self, message: dict[str, Any], now: float) -> float | None:
-        """Take one server→client message: stored only, until the bot's next glance.
-
-        Returns the bot's next glance (the simulator relies on it: observing changes nothing else).
-        """
+    def observe(self, message: dict[str, Any], now: float) -> None:
+        """Take one server→client message: stored only, until the bot's next glance (ask :meth:`next_wake`)."""
         if not isinstance(message, dict):
             raise TypeError("a bot only reads protocol messages (dicts)")
         if self._glance_at is not None and self._glance_at < now:
@@ -164,11 +161,9 @@ class Bot:
             # a reply (ok, refused) is read at the next glance: an accepted action changes the table, and
             # that change is noticed (a refusal that changes nothing is read then, or its action forgotten)
             self._unseen_replies.append((now, message))
-            return self.next_wake()
-        at = self.notice(now)
-        if at <= now:
+            return
+        if self.notice(now) <= now:
             self._glance(now)  # free to look: this glance sees the message just received
-        return self._glance_at if self._glance_at is not None else self.next_wake()
 
     def notice(self, now: float) -> float:
         """Something changed at the table at ``now`` (no content: a phone sees that much): plan a glance,
