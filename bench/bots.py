@@ -51,15 +51,19 @@ def bench_sim(games: int, seats: int = 8) -> float:
 
 def bench_breakdown(games: int) -> None:
     """Where a simulated 8-hard-bot game spends its CPU: the seat views (built lazily, only for a bot that
-    looks), the bots (observe + notice + wake), and the rest (engine, events to JSON, the event loop)."""
+    looks), the bots (observe + notice + wake), and the rest (engine, events to JSON, the event loop); and
+    how many units of work a game is made of (what any faster design would still have to do)."""
     import quatro_party.simulate as sim
     from quatro_party.bots.core import Bot
     from quatro_party.engine.views import ViewBuilder
 
     spent = {"views": 0.0, "bots": 0.0}
+    counts = {"changes": 0, "events": 0, "views": 0, "wakes": 0, "decisions": 0}
 
-    def timed(name: str, fn: Any) -> Any:
+    def timed(name: str, fn: Any, count: str | None = None) -> Any:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if count:
+                counts[count] += 1
             t = time.process_time()
             try:
                 return fn(*args, **kwargs)
@@ -67,22 +71,52 @@ def bench_breakdown(games: int) -> None:
                 spent[name] += time.process_time() - t
         return wrapper
 
-    saved = ViewBuilder.table_view, sim._seat_view, Bot.wake, Bot.observe, Bot.notice
-    ViewBuilder.table_view, sim._seat_view = timed("views", saved[0]), timed("views", saved[1])
-    Bot.wake, Bot.observe, Bot.notice = timed("bots", saved[2]), timed("bots", saved[3]), timed("bots", saved[4])
+    def counted(fn: Any, count: str) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            counts[count] += 1
+            return fn(*args, **kwargs)
+        return wrapper
+
+    def observer(kind: str, now: float, data: Any) -> None:
+        if kind == "events":
+            counts["changes"] += 1
+            counts["events"] += len(data)
+
+    saved = ViewBuilder.table_view, sim._seat_view, Bot.wake, Bot.observe, Bot.notice, Bot.decide
+    ViewBuilder.table_view = timed("views", saved[0])
+    sim._seat_view = timed("views", saved[1], "views")
+    Bot.wake, Bot.observe = timed("bots", saved[2], "wakes"), timed("bots", saved[3])
+    Bot.notice = timed("bots", saved[4])
     try:
         t0 = time.process_time()
         sent = 0
         for seed in range(1, games + 1):
-            rec = sim.play_game(seed, ["hard"] * 4, 8, observer=lambda k, n, d: None)
+            bots: list[Any] = []
+            real_make = sim.make_bot
+
+            def make(*args: Any, **kwargs: Any) -> Any:
+                bot = real_make(*args, **kwargs)
+                bot.decide = counted(bot.decide, "decisions")  # per instance: the levels override decide
+                bots.append(bot)
+                return bot
+
+            sim.make_bot = make
+            try:
+                rec = sim.play_game(seed, ["hard"] * 4, 8, observer=observer)
+            finally:
+                sim.make_bot = real_make
             sent += rec.messages
         total = time.process_time() - t0
     finally:
-        ViewBuilder.table_view, sim._seat_view, Bot.wake, Bot.observe, Bot.notice = saved
+        ViewBuilder.table_view, sim._seat_view, Bot.wake, Bot.observe, Bot.notice, Bot.decide = saved
     per = {k: 1000 * v / games for k, v in spent.items()}
     print(f"breakdown per game (CPU, timers included): total {1000 * total / games:.0f} ms = views "
           f"{per['views']:.0f} ms + bots {per['bots']:.0f} ms + engine/loop "
-          f"{1000 * total / games - sum(per.values()):.0f} ms; {sent / games:.0f} bot actions per game")
+          f"{1000 * total / games - sum(per.values()):.0f} ms")
+    n = {k: v / games for k, v in counts.items()}
+    print(f"work per game: {sent / games:.0f} bot actions, {n['changes']:.0f} changes ({n['events']:.0f} events, "
+          f"each one read by every bot), {n['views']:.0f} seat views built, {n['wakes']:.0f} bot wakes, "
+          f"{n['decisions']:.0f} decisions")
 
 
 def _cpu_seconds(pid: int) -> float:
