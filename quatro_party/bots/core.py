@@ -373,6 +373,12 @@ class Bot:
     # --- reading the perceived view -----------------------------------------------------
 
     @property
+    def perceived(self) -> dict[str, Any]:
+        """The last view perceived: decisions are only taken once there is one."""
+        assert self.view is not None
+        return self.view
+
+    @property
     def you(self) -> dict[str, Any]:
         assert self.view is not None
         return self.view["you"]

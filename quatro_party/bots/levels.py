@@ -114,7 +114,9 @@ class PlayingBot(Bot):
 
     def decide(self, now: float) -> list[dict[str, Any]]:
         view = self.view
-        phase = view["phase"] if view else None
+        if view is None:
+            return []
+        phase = view["phase"]
         if phase == "sign":
             return self.sign_phase(now)
         if phase != "play" or not view["you"].get("hand"):
@@ -140,7 +142,7 @@ class PlayingBot(Bot):
 
     def partner_signalled(self) -> bool:
         """The partner emitted our sign since the last deal (R18): by our convention, a carré."""
-        sign = self.view["you"].get("sign")
+        sign = self.you.get("sign")
         if not sign:
             return False
         f = self.facts.get((self.seat + self.n // 2) % self.n)
@@ -201,7 +203,7 @@ class PlayingBot(Bot):
             self.decoy_at = self.release_at = None
             if held and choice == sign:
                 return []
-            if not self.view["seats"][self.partner()]["connected"]:
+            if not self.perceived["seats"][self.partner()]["connected"]:
                 # R33: nobody can answer the sign, but the opponents would read it: keep the carré quiet
                 # (and keep it: the partner may come back, then we show it)
                 return []
@@ -290,8 +292,8 @@ class PlayingBot(Bot):
         if now < ready:
             self.plan(ready)
             return []
-        you = self.view["you"]
-        hand, centre = you.get("hand"), self.view.get("centre")
+        view = self.perceived
+        hand, centre = view["you"].get("hand"), view.get("centre")
         if not hand or not centre:
             return []
         mine, in_centre = self.counts(hand), self.counts(centre)
@@ -323,7 +325,7 @@ class PlayingBot(Bot):
         give = min(givable, key=lambda c: self.give_score(c["rank"], mine, opp, mate))
         places = [i for i, c in enumerate(centre) if c["rank"] == want]
         place = self.rng.choice(places)
-        cooldown = float(self.view["timing"]["swap_cooldown"])
+        cooldown = float(self.perceived["timing"]["swap_cooldown"])
         self.swap_at = now + cooldown + self.rng.uniform(*self.swap_hesitation) * self.time_scale
         self.plan(self.swap_at)
         return [self.send("swap", now, card=give["id"], place=place, expected=centre[place]["id"])]
@@ -523,13 +525,13 @@ class HardBot(NormalBot):
         else:
             key = (f.version, -1, self._version)
         if static is None or static[0] != key:
-            p0, rank = self.carre_odds(seat)
-            if p0 <= 0.0 or rank is None:
+            p0, of = self.carre_odds(seat)
+            if p0 <= 0.0 or of is None:
                 static = f.belief = (key, None, p0, 0.0, 0, False, 0.0)
             else:
-                kept = sum(1 for r in f.known.values() if r == rank)
+                kept = sum(1 for r in f.known.values() if r == of)
                 lo = _logit(p0)
-                static = f.belief = (key, rank, p0, lo, kept, kept >= 2 and not f.put.get(rank), _sigmoid(lo))
+                static = f.belief = (key, of, p0, lo, kept, kept >= 2 and not f.put.get(of), _sigmoid(lo))
         _, rank, p0, lo, kept, collector, p_cards = static
         if rank is None:
             return 0.0

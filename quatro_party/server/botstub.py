@@ -1,4 +1,5 @@
-"""A trivial stand-in bot, used only when :mod:`quatro_party.bots` is not there yet.
+"""A trivial stand-in bot: a simple, predictable player for server tests, and the table's fallback when a
+level's bot cannot be made (a bug must not leave a seat that never plays).
 
 It speaks the bot interface the table expects (``observe`` / ``next_wake`` /
 ``wake``) and plays the phone protocol: ready in the sign phase, then one greedy

@@ -25,6 +25,7 @@ import time
 from typing import Any, Callable
 
 from .. import protocol as p
+from ..bots import make_bot
 from ..engine import (
     Game, NewGame, Phase, SeatKind, SetConnected, SetSeatCount, Sit, StartGame, StartNextRound, Timing,
     seat_view, table_view,
@@ -42,16 +43,6 @@ MIN_SLEEP = 0.01
 BOT_NAMES = ("Ada", "Bix", "Cleo", "Dex", "Eno", "Fay", "Gus", "Hal")
 
 _STOP = object()
-
-
-def _load_make_bot() -> Callable[..., Any]:
-    """The bots package's factory, or the internal stub while that package is not there."""
-    try:
-        from ..bots import make_bot  # type: ignore[attr-defined]
-    except Exception as exc:  # missing, or broken mid-edit: the table must still run
-        log.warning("quatro_party.bots unavailable (%s): using the stub bot", exc)
-        from .botstub import make_bot
-    return make_bot
 
 
 _dumps = p.json_text  # every frame: compact UTF-8 JSON, emoji unescaped
@@ -82,7 +73,7 @@ class Table:
         }
         self.join_url: str = config.get("join_url") or ""
         self.mdns_name: str | None = config.get("mdns_name")
-        self._make_bot = config.get("bot_factory") or _load_make_bot()
+        self._make_bot = config.get("bot_factory") or make_bot
         self.conns: set[Connection] = set()
         self.tokens: dict[str, int] = {}  # seat token → seat
         self.seat_tokens: dict[int, str] = {}  # seat → its token
@@ -185,13 +176,13 @@ class Table:
         """Seconds until the engine's next deadline or the next bot wake-up (``None``: until a message)."""
         if self._dirty:
             return 0.0
-        due = [self.game.next_deadline()]
+        wanted: list[Any] = [self.game.next_deadline()]
         for seat, (_, bot, _) in self.bots.items():
             try:
-                due.append(bot.next_wake())
+                wanted.append(bot.next_wake())
             except Exception:  # a broken bot must not stop the table (nor delay the rules' deadlines)
                 log.exception("bot on seat %s: next_wake failed", seat)
-        due = [d for d in due if isinstance(d, (int, float))]
+        due: list[float] = [d for d in wanted if isinstance(d, (int, float))]
         if not due:
             return None
         return max(MIN_SLEEP, min(due) - self.clock())
@@ -242,7 +233,7 @@ class Table:
     # --- sending -------------------------------------------------------------------
 
     def _public(self, conn: Connection) -> dict[str, Any]:
-        table = {
+        table: dict[str, Any] = {
             "join_url": self.join_url,
             "mdns_name": self.mdns_name,
             "bots": {str(s): level for s, (level, _, _) in sorted(self.bots.items())},
@@ -449,18 +440,18 @@ class Table:
             move = self.moves.pop(token, None)
             if move is not None and move[1] >= now and move[0] < self.game.seat_count:
                 # A seat link the host allowed (allow_move): this device takes the seat, the old one loses it.
-                seat = move[0]
-                new_token = self._seat_token(seat)
-                self._detach(seat, "seat_moved", "this seat moved to another device", keep=conn)
-                log.info("%r: seat %s moved here by seat link", conn, seat)
-                self._seat_me(conn, seat, new_token, msg.id)
+                moved = move[0]
+                new_token = self._seat_token(moved)
+                self._detach(moved, "seat_moved", "this seat moved to another device", keep=conn)
+                log.info("%r: seat %s moved here by seat link", conn, moved)
+                self._seat_me(conn, moved, new_token, msg.id)
                 return
-            seat = self.tokens.get(token)
-            if seat is not None and seat < self.game.seat_count:
+            held = self.tokens.get(token)
+            if held is not None and held < self.game.seat_count:
                 # The token is the seat's secret: whoever holds it is the player (same phone, new page).
-                self._detach(seat, "seat_moved", "this seat was opened on another page", keep=conn)
-                log.info("%r: resumed seat %s", conn, seat)
-                self._seat_me(conn, seat, token, msg.id)
+                self._detach(held, "seat_moved", "this seat was opened on another page", keep=conn)
+                log.info("%r: resumed seat %s", conn, held)
+                self._seat_me(conn, held, token, msg.id)
                 return
             conn.greeted = True
             self._error(conn, "bad_token", "that seat token is not valid here (any more): pick a seat", msg.id)

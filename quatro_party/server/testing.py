@@ -104,9 +104,9 @@ class WsClient:
             left = end - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"no matching message within the timeout; last: {self.messages[-3:]}")
-            msg = self._read(left)
-            if msg is not None and check(msg):
-                return msg
+            got = self._read(left)
+            if got is not None and check(got):
+                return got
 
     def reply(self, ref: Any, timeout: float | None = None) -> dict[str, Any]:
         """The ``ok`` / ``refused`` / ``error`` carrying ``id == ref``."""
