@@ -5,7 +5,8 @@
 No real time passes: an event loop jumps from one instant to the next among the engine's deadlines
 (:meth:`Game.next_deadline`) and the bots' wakes (:meth:`Bot.next_wake`). Each bot is fed only what the
 server sends a phone in its seat — ``state`` messages with the seat's view and the public events, ``ok`` and
-``refused`` replies — and its messages go through the phones' parse path (``parse_phone`` → ``to_command``).
+``refused`` replies — and its messages go through the phones' checks (``parse_phone_message``, which the
+server's ``parse_phone`` runs after decoding the JSON, then ``to_command``).
 
 Lazily: a bot looks at the table only at moments (see :mod:`quatro_party.bots.core`), so at each change the
 bots are only told that something changed (:meth:`Bot.notice`), and a bot about to look
@@ -21,7 +22,6 @@ Use it from code too: :func:`run` returns a :class:`Summary`; :func:`play_game` 
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import random
 import sys
@@ -35,7 +35,7 @@ from .engine import Game, Phase, SeatKind, Sit, StartGame
 from .engine import events as ev
 from .engine.rules import DEFAULT_TIMING, Timing
 from .engine.views import ViewBuilder
-from .protocol import ack_message, parse_phone, refused_message, to_command
+from .protocol import Action, ack_message, parse_phone_message, refused_message, to_command
 
 #: Stop a game that has not ended after this many rounds (it counts as undecided).
 MAX_ROUNDS = 80
@@ -206,7 +206,9 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
             show(who)
         for msg in bot.wake(now):
             sent += 1
-            action = parse_phone(json.dumps(msg))  # exactly a phone's path
+            action = parse_phone_message(msg)  # exactly a phone's checks, on the message it would send as JSON
+            if not isinstance(action, Action):
+                raise TypeError(f"bot {who} sent {msg!r}: a bot only sends actions")
             outcome = game.apply(to_command(action, who), now)
             deadline = game.next_deadline()
             ref = getattr(action, "id", None)
