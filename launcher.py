@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 RUNTIME_MODULES = ("flask", "flask_sock", "simple_websocket", "zeroconf", "qrcode", "PIL")
-TEST_MODULES = ("pytest", "pytest_timeout", "hypothesis", "playwright", "pyzbar")
+TEST_MODULES = ("pytest", "pytest_timeout", "hypothesis", "playwright", "pyzbar", "mypy")
 
 
 def _venv_python() -> Path:

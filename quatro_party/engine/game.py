@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
 from operator import attrgetter
-from typing import Any, Callable
+from typing import Any, Callable, TypeGuard
 
 from . import events as ev
 from .cards import Card, deck_for, format_cards, is_carre, parse_cards
@@ -50,7 +50,7 @@ MAX_NAME_LENGTH = 20
 _SLACK = 1e-9
 
 
-def _is_index(value: object) -> bool:
+def _is_index(value: object) -> TypeGuard[int]:
     """A seat, place or team number: a plain int, and not a bool (``True`` is not team 1)."""
     return type(value) is int
 

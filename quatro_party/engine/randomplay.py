@@ -243,8 +243,8 @@ class RandomPlay:
         if r < 0.72:
             return c.ChooseEmoji(seat, self._pick(SIGNS))
         if r < 0.76:
-            seat = self._human()
-            return c.RequestReshuffle(seat if seat is not None else 0)
+            human = self._human()
+            return c.RequestReshuffle(human if human is not None else 0)
         if r < 0.86 and game.vote is not None:
             voters = game.vote.voters
             voter = self._pick(voters) if voters and rnd.random() < 0.9 else seat

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import socket
 import threading
-from typing import Callable
+from typing import Any, Callable
 
 log = logging.getLogger("quatro.mdns")
 
@@ -40,8 +40,8 @@ class Advertiser:
         self.interfaces = interfaces
         self.on_registered = on_registered
         self.registered_name: str | None = None
-        self._zc = None
-        self._info = None
+        self._zc: Any = None  # a zeroconf.Zeroconf once registering (zeroconf is imported off the main path)
+        self._info: Any = None  # its zeroconf.ServiceInfo once registered
         self._lock = threading.Lock()
         self._closed = False
         self._thread: threading.Thread | None = None
@@ -66,7 +66,7 @@ class Advertiser:
                 SERVICE_TYPE, f"{self.name}.{SERVICE_TYPE}", addresses=[socket.inet_aton(self.ip)],
                 port=self.port, properties={"path": self.path}, server=f"{host}.local.",
             )
-            kwargs = {"ip_version": IPVersion.V4Only}
+            kwargs: dict[str, Any] = {"ip_version": IPVersion.V4Only}
             if self.interfaces is not None:
                 kwargs["interfaces"] = self.interfaces
             zc = Zeroconf(**kwargs)

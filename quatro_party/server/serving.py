@@ -24,7 +24,7 @@ class ServerThread:
     def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0) -> None:
         self.app = app
         self.server = make_server(host, port, app, threaded=True)
-        self.server.daemon_threads = True  # a stuck socket handler never keeps the process alive
+        self.server.daemon_threads = True  # type: ignore[attr-defined]  # (threaded=True: a ThreadingMixIn) a stuck socket handler never keeps the process alive
         self.host = host
         self.port: int = self.server.server_port
         self._thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.2},
