@@ -72,9 +72,11 @@ class PlayingBot(Bot):
         self.release_at: float | None = None
         self.picked_in = -1
         self._others_known: tuple[int, tuple[dict[str, int], dict[str, int]]] = (-1, ({}, {}))
+        self._waiting: tuple[float, tuple] | None = None  # (until, what was in sight): see swap()
 
     def on_new_round(self) -> None:
         self.target = None
+        self._waiting = None
         self.decoy_at = None
         self.release_at = None
 
@@ -86,6 +88,7 @@ class PlayingBot(Bot):
             self.deal_at = at
             self.public_known = {}
             self.target = None
+            self._waiting = None
             self.swap_at = float("-inf")
             self.last_my_swap = at
             if kind == "dealt":
@@ -94,6 +97,7 @@ class PlayingBot(Bot):
             self.public_known.pop(e["put"]["id"], None)
             self.public_known[e["took"]["id"]] = e["took"]["rank"]
             self.last_my_swap = at
+            self._waiting = None
             self.on_own_swap(e["took"]["rank"], at)
 
     def on_own_swap(self, took: str, at: float) -> None:
@@ -296,6 +300,15 @@ class PlayingBot(Bot):
         hand, centre = view["you"].get("hand"), view.get("centre")
         if not hand or not centre:
             return []
+        waiting = self._waiting
+        if waiting is not None and now < waiting[0]:
+            # Nothing for us in the centre last time: with the same cards in sight and the same facts, the same
+            # target wins again (it holds the 0.3 bonus now), so the same wait follows, without rolling dice.
+            key = (tuple(c["id"] for c in hand), tuple(c["id"] for c in centre), self._facts_gen)
+            if key == waiting[1]:
+                self.plan(waiting[0])
+                return []
+        self._waiting = None
         mine, in_centre = self.counts(hand), self.counts(centre)
         opp, mate = self.others_known() if self.tracks_cards else ({}, {})
         ranks = sorted(set(mine) | set(in_centre))
@@ -312,7 +325,10 @@ class PlayingBot(Bot):
             # nothing for us in the centre: after a while collect what the centre offers (no dead tables)
             stuck = self.stuck_after * self.time_scale
             if now - self.last_my_swap < stuck:
-                self.plan(self.last_my_swap + stuck)
+                until = self.last_my_swap + stuck
+                self._waiting = (until, (tuple(c["id"] for c in hand), tuple(c["id"] for c in centre),
+                                         self._facts_gen))
+                self.plan(until)
                 return []
             offered = [r for r in ranks if in_centre.get(r)]
             if not offered:

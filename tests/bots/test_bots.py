@@ -192,13 +192,14 @@ def _trace_digest(seed: int, levels: list[str], seats: int, exact_views: bool = 
 #: on what they perceived; the simulator builds a view only for a bot that looks), replacing those of the
 #: per-message model (commit 318812b and the speed work after it): speed work must not change a single
 #: decision. If bots are made to play differently on purpose, record these again (``_trace_digest``) and say
-#: so in the commit.
+#: so in the commit. Last recorded when a bot that waits for its rank stopped re-rolling its tie-break dice at
+#: every look (same decisions at that moment, a different stream of dice afterwards).
 DIGESTS_BEFORE_SPEEDUP = {
-    (1, ("hard",) * 4, 8): "a0f1cdc35b38b51e",
-    (2, ("hard",) * 4, 8): "1a22f53c56bb1493",
-    (1, ("hard", "normal"), 4): "488347c661fb5c6f",
-    (1, ("easy", "normal", "hard"), 6): "b509aac66156e28f",
-    (7, ("normal", "easy", "hard", "normal"), 8): "db8656c3c91d6d5b",
+    (1, ("hard",) * 4, 8): "6880b25b210d8e4a",
+    (2, ("hard",) * 4, 8): "a3e7a3c3e42d5ac1",
+    (1, ("hard", "normal"), 4): "9f6fa2b6924eae64",
+    (1, ("easy", "normal", "hard"), 6): "fdac7fd5b96920be",
+    (7, ("normal", "easy", "hard", "normal"), 8): "daf01a9c31101477",
 }
 
 
