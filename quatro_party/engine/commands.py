@@ -135,6 +135,11 @@ class Sit:
     kind: SeatKind
     name: str = ""
 
+    def __post_init__(self) -> None:
+        # A kind that is not a SeatKind is the caller's bug, not a player's mistake: raise here, before any
+        # game sees it (Game.apply would otherwise have let time move first). "bot" and the like are accepted.
+        object.__setattr__(self, "kind", SeatKind(self.kind))
+
 
 @dataclass(frozen=True)
 class SetConnected:

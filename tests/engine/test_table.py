@@ -62,6 +62,14 @@ def test_r3_a_seat_is_held_by_a_human_or_a_bot_and_every_seat_must_be_held():
     assert view["seats"][0]["name"] == "Ann"
 
 
+def test_r3_a_seat_kind_that_is_not_one_is_the_callers_bug_and_raises_before_any_game_sees_it():
+    """Only human, bot or empty hold a seat; a wrong kind fails where the command is made, so no game
+    ever lets time move for it (every other mistake is a refusal that changes nothing)."""
+    assert Sit(0, "bot", "Robo").kind is SeatKind.BOT  # the wire's words are accepted
+    with pytest.raises(ValueError):
+        Sit(0, "robot", "X")  # type: ignore[arg-type]
+
+
 def test_r3_bots_never_ask_for_a_reshuffle():
     game = playing(4, "HBHB")
     refused(game.apply(RequestReshuffle(1), 1.0), Reason.SEAT_NOT_HUMAN)
