@@ -82,15 +82,6 @@ class Action:
     kind: str
     fields: dict[str, Any] = field(default_factory=dict)
 
-    def __init__(self, id: Any, kind: str, fields: dict[str, Any] | None = None) -> None:
-        # Written out instead of the dataclass's own: a frozen dataclass sets each field through
-        # ``object.__setattr__``, twice as slow, and every phone or bot action is one of these.
-        # Filling ``__dict__`` directly keeps everything else (frozen, ==, hash, repr, fields).
-        d = self.__dict__
-        d["id"] = id
-        d["kind"] = kind
-        d["fields"] = {} if fields is None else fields
-
 
 # --- screen → server ---------------------------------------------------------------
 

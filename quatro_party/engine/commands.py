@@ -28,13 +28,6 @@ class SeatCommand:
 
     seat: int
 
-    def __init__(self, seat: int) -> None:
-        # Written out instead of the dataclass's own: a frozen dataclass sets each field through
-        # ``object.__setattr__``, markedly slower, and a bot game sends hundreds of commands. Filling
-        # ``__dict__`` directly keeps everything else (frozen, ==, hash, repr, fields). Commands with no
-        # other field inherit it (``init=False``); the frequent others write their own.
-        self.__dict__["seat"] = seat
-
 
 @dataclass(frozen=True)
 class PickSign(SeatCommand):
@@ -43,7 +36,7 @@ class PickSign(SeatCommand):
     sign: str
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Ready(SeatCommand):
     """R11: this player is ready for the round to open."""
 
@@ -56,21 +49,13 @@ class Swap(SeatCommand):
     place: int
     expected: int
 
-    def __init__(self, seat: int, card: int, place: int, expected: int) -> None:
-        # Written out, as SeatCommand's: half of all bot actions are swaps.
-        d = self.__dict__
-        d["seat"] = seat
-        d["card"] = card
-        d["place"] = place
-        d["expected"] = expected
 
-
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class TakeChannel(SeatCommand):
     """R17, R21: take the channel ("prendre la main")."""
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class ReleaseChannel(SeatCommand):
     """R17, R19, R21: release the channel; the emoji choice is cleared."""
 
@@ -80,12 +65,6 @@ class ChooseEmoji(SeatCommand):
     """R18–R20: choose what the held channel emits (any of the 24)."""
 
     emoji: str
-
-    def __init__(self, seat: int, emoji: str) -> None:
-        # Written out, as Swap's: a frequent bot action.
-        d = self.__dict__
-        d["seat"] = seat
-        d["emoji"] = emoji
 
 
 @dataclass(frozen=True)
@@ -105,7 +84,7 @@ class CallContre(SeatCommand):
     team: int | None = None
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class RequestReshuffle(SeatCommand):
     """R27–R30: ask the table for a reshuffle."""
 

@@ -116,29 +116,15 @@ class Swapped(Event):
     put: Card
     took: Card
 
-    def __init__(self, seat: int, place: int, put: Card, took: Card) -> None:
-        # Written out (see Emitted): the most frequent event, one per exchange.
-        d = self.__dict__
-        d["seat"] = seat
-        d["place"] = place
-        d["put"] = put
-        d["took"] = took
-
 
 @dataclass(frozen=True)
 class ChannelTaken(Event):
     seat: int
 
-    def __init__(self, seat: int) -> None:
-        self.__dict__["seat"] = seat  # written out, as Emitted's: one per channel taken
-
 
 @dataclass(frozen=True)
 class ChannelReleased(Event):
     seat: int
-
-    def __init__(self, seat: int) -> None:
-        self.__dict__["seat"] = seat  # written out, as Emitted's: one per channel released
 
 
 @dataclass(frozen=True)
@@ -147,14 +133,6 @@ class Emitted(Event):
 
     seat: int
     emoji: str
-
-    def __init__(self, seat: int, emoji: str) -> None:
-        # Written out instead of the dataclass's own: a frozen dataclass sets each field through
-        # ``object.__setattr__``, twice as slow, and emissions come every 5 s from every held channel.
-        # Filling ``__dict__`` directly keeps everything else (frozen, ==, hash, repr, fields).
-        d = self.__dict__
-        d["seat"] = seat
-        d["emoji"] = emoji
 
 
 @dataclass(frozen=True)

@@ -75,28 +75,6 @@ def _a_hand_to_redeal(ranks: list[str], hands: int) -> bool:
     return False
 
 
-def _shuffle(rng: random.Random, pile: list[Card]) -> None:
-    """``rng.shuffle(pile)``, drawing exactly the same numbers.
-
-    For a plain :class:`random.Random` this is CPython's own ``shuffle`` with its ``_randbelow`` written
-    inline (the Fisher–Yates walk, each index drawn with ``getrandbits`` and rejection, as in
-    ``Random._randbelow_with_getrandbits``): one Python call per card less, and a deal shuffles 36 cards
-    a dozen times a game. ``tests/engine/test_fast_paths.py`` checks it against ``Random.shuffle``. Any other
-    RNG (a subclass may shuffle its own way) gets its own ``shuffle``.
-    """
-    if type(rng) is not random.Random:
-        rng.shuffle(pile)
-        return
-    getrandbits = rng.getrandbits
-    for i in reversed(range(1, len(pile))):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        pile[i], pile[j] = pile[j], pile[i]
-
-
 #: R10, R12: the signs a team may be given at random, by its last round's sign (worked out once; the
 #: RNG draws from exactly the list it drew from before).
 _SIGNS_BUT: dict[str | None, list[str]] = {None: list(SIGNS), **{x: [s for s in SIGNS if s != x] for x in SIGNS}}
@@ -187,14 +165,6 @@ class Outcome:
 
     events: tuple[ev.Event, ...] = ()
     refusal: Refusal | None = None
-
-    def __init__(self, events: tuple[ev.Event, ...] = (), refusal: Refusal | None = None) -> None:
-        # Written out instead of the dataclass's own: a frozen dataclass sets each field through
-        # ``object.__setattr__``, more than twice as slow, and every command returns an Outcome.
-        # Filling ``__dict__`` directly keeps everything else (frozen, ==, hash, repr, fields).
-        d = self.__dict__
-        d["events"] = events
-        d["refusal"] = refusal
 
     @property
     def ok(self) -> bool:
@@ -519,7 +489,7 @@ class Game:
         """
         self.redeals = 0
         while True:
-            _shuffle(self.rng, pile)
+            self.rng.shuffle(pile)
             if not _a_hand_to_redeal([c.rank for c in pile], self.seat_count):
                 break
             self.redeals += 1

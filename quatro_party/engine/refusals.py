@@ -54,15 +54,6 @@ class Refusal:
     message: str
     details: dict[str, Any] = field(default_factory=dict)
 
-    def __init__(self, reason: Reason, message: str, details: dict[str, Any] | None = None) -> None:
-        # Written out instead of the dataclass's own: a frozen dataclass sets each field through
-        # ``object.__setattr__``, twice as slow, and a bot game meets ~180 refusals (mostly R16's card
-        # taken). Filling ``__dict__`` keeps the rest (frozen, ==, hash, repr, fields). No details: ``{}``.
-        d = self.__dict__
-        d["reason"] = reason
-        d["message"] = message
-        d["details"] = {} if details is None else details
-
     def to_json(self) -> dict[str, Any]:
         """The refusal as JSON for the one client that sent the command."""
         return {"reason": self.reason.value, "message": self.message, **({"details": self.details} if self.details else {})}

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from quatro_party.engine import Game, NewGame, Phase, Reason, SeatKind, Sit, StartGame, Swap, deck_for
-from quatro_party.engine.game import HAND_SIZE, REDEAL_THRESHOLD, _a_hand_to_redeal, _shuffle
+from quatro_party.engine.game import HAND_SIZE, REDEAL_THRESHOLD, _a_hand_to_redeal
 from quatro_party.engine.randomplay import RandomPlay
 
 
@@ -28,26 +28,6 @@ def test_the_cached_deadline_is_always_the_earliest_in_random_games(seat_count):
             assert game.next_deadline() == (None if game._due is None else game._due[0])
             checked += 1
     assert checked > 2_000  # (about 4,600 at 4 seats)
-
-
-def test_the_inline_shuffle_draws_what_random_shuffle_draws():
-    for seed in range(300):
-        for size in (0, 1, 2, 20, 28, 36, 100):
-            mine, theirs = random.Random(seed), random.Random(seed)
-            a, b = list(range(size)), list(range(size))
-            _shuffle(mine, a)
-            theirs.shuffle(b)
-            assert a == b and mine.getstate() == theirs.getstate(), (seed, size)
-
-
-def test_the_inline_shuffle_leaves_other_rngs_to_their_own_shuffle():
-    class Reversing(random.Random):
-        def shuffle(self, x):  # noqa: D102
-            x.reverse()
-
-    pile = [1, 2, 3]
-    _shuffle(Reversing(0), pile)
-    assert pile == [3, 2, 1]
 
 
 def test_the_redeal_test_is_r6_hand_by_hand():
