@@ -44,14 +44,36 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--no-browser", action="store_true", help="do not open the big screen")
     ap.add_argument("--no-mdns", action="store_true", help="do not announce the table with mDNS")
     ap.add_argument("--quiet", action="store_true", help="log warnings only")
+    ap.add_argument("--fresh", action="store_true",
+                    help="start a new table instead of resuming the last one (its journal is kept as table.jsonl.old)")
     return ap
+
+
+def state_dir() -> Path:
+    """Where the host keeps what outlives a run (``$QUATRO_STATE_DIR`` or the user's config folder)."""
+    base = os.environ.get("QUATRO_STATE_DIR") or os.path.join(
+        os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config"), "quatro-party")
+    return Path(base)
 
 
 def host_secret_file() -> Path:
     """Where the host secret is kept between runs (``$QUATRO_STATE_DIR`` or the user's config folder)."""
-    base = os.environ.get("QUATRO_STATE_DIR") or os.path.join(
-        os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config"), "quatro-party")
-    return Path(base) / "host-secret"
+    return state_dir() / "host-secret"
+
+
+def journal_file(fresh: bool = False) -> Path:
+    """The table's journal, from which a restarted host resumes its table (see ``quatro_party.server.journal``).
+
+    With ``fresh`` the last table's journal is set aside as ``table.jsonl.old`` (replacing an older one),
+    so the host starts a new table.
+    """
+    path = state_dir() / "table.jsonl"
+    if fresh and path.exists():
+        try:
+            os.replace(path, path.with_name(path.name + ".old"))
+        except OSError as exc:
+            print(f"cannot set the last table aside ({exc}); it is resumed", file=sys.stderr)
+    return path
 
 
 def load_host_secret() -> str | None:
@@ -119,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         app = create_app({"seats": args.seats, "seed": args.seed, "time_scale": args.time_scale,
                           "bot_level": args.bots, "language": args.language,
-                          "host_secret": load_host_secret()})
+                          "host_secret": load_host_secret(), "journal": journal_file(args.fresh)})
         server = ServerThread(app, args.bind, args.port)
     except OSError as exc:
         print(f"cannot listen on port {args.port}: {exc}. Is another Quatro Party running? Try --port.",
@@ -142,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     if ip.startswith("127."):
         print("WARNING: this computer has no LAN address; only this computer can join. "
               "Connect it to the Wi-Fi the phones use.", file=sys.stderr)
+    if table.resumed:
+        print(f"{table.resumed[:1].upper()}{table.resumed[1:]} "
+              "(the command line's table options are ignored; --fresh starts a new table).")
     print()
     print(qr_terminal(join_url))
     print(f"Phones: scan the QR code, or open  {join_url}")

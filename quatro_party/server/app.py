@@ -52,6 +52,7 @@ DEFAULTS: dict[str, Any] = {
     "burst": 40.0,  # … and the burst it allows
     "outgoing_limit": 512,  # frames queued for one socket before it counts as stuck and is dropped
     "bot_factory": None,  # (seat, level, rng) -> bot; quatro_party.bots.make_bot when None
+    "journal": None,  # path of the table's journal: a restarted host resumes the table it holds; None: none kept
 }
 
 #: Seconds between checks that a silent socket is still open (see ``serve``).

@@ -15,8 +15,10 @@ bot wake-up, whichever is first: no polling.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
+import os
 import queue
 import random
 import secrets
@@ -32,6 +34,7 @@ from ..engine import (
 )
 from ..engine.refusals import Reason, Refusal
 from .connection import Connection
+from .journal import Journal, JournalError, command_entry, command_from, entry_kind, lock, read, set_aside
 
 log = logging.getLogger("quatro.server")
 
@@ -39,6 +42,8 @@ log = logging.getLogger("quatro.server")
 MOVE_LINK_LIFETIME = 600.0
 #: Shortest sleep when a bot asks to be woken in the past (guards against a spinning bot).
 MIN_SLEEP = 0.01
+#: A resumed table's clock first reads this much after the journal's last time (time never goes back).
+RESUME_EPSILON = 1e-6
 
 BOT_NAMES = ("Ada", "Bix", "Cleo", "Dex", "Eno", "Fay", "Gus", "Hal")
 
@@ -54,37 +59,188 @@ class Table:
     ``config`` keys (all optional): ``seats`` (4/6/8), ``seed``, ``time_scale``,
     ``clock`` (a ``() -> float`` monotonic source), ``host_secret``, ``bot_level``,
     ``language``, ``join_url``, ``mdns_name``, ``bot_factory`` (overrides
-    ``quatro_party.bots.make_bot``).
+    ``quatro_party.bots.make_bot``), ``journal`` (path of the table's journal, see
+    :mod:`.journal`: when it holds a table, that table is resumed — its seats, tokens, bots,
+    settings, scores and round — and ``seats``, ``seed``, ``time_scale`` and the settings
+    given here are ignored; a journal that cannot be replayed is renamed ``*.broken``).
+
+    After a resume, :attr:`resumed` says so in one line (else it is ``None``).
     """
 
     def __init__(self, config: dict[str, Any]) -> None:
         self.clock: Callable[[], float] = config.get("clock") or time.monotonic
-        seed = config.get("seed")
-        self.seed = seed
-        scale = float(config.get("time_scale") or 1.0)
-        self.timing = Timing().scaled(scale)
-        # Deals depend on the seed alone; bots get their own generators so that
-        # adding a bot never changes the cards.
-        self.game = Game(int(config.get("seats") or 4), rng=random.Random(seed), timing=self.timing)
         self.host_secret: str = config.get("host_secret") or secrets.token_urlsafe(18)
-        self.settings: dict[str, str] = {
-            "bot_level": config.get("bot_level") or "normal",
-            "language": config.get("language") or "en",
-        }
         self.join_url: str = config.get("join_url") or ""
         self.mdns_name: str | None = config.get("mdns_name")
         self._make_bot = config.get("bot_factory") or make_bot
         self.conns: set[Connection] = set()
-        self.tokens: dict[str, int] = {}  # seat token → seat
-        self.seat_tokens: dict[int, str] = {}  # seat → its token
-        self.moves: dict[str, tuple[int, float]] = {}  # seat-link token → (seat, expiry)
-        self.bots: dict[int, tuple[str, Any, Connection]] = {}  # seat → (level, bot, its pseudo-connection)
+        self.moves: dict[str, tuple[int, float]] = {}  # seat-link token → (seat, expiry); not journaled
+        self.journal: Journal | None = None
+        self._journal_lock: int | None = None
+        self.resumed: str | None = None
         self._events: list[dict[str, Any]] = []
         self._outbox: list[tuple[Connection, str]] = []  # frames of the change being handled, sent together
         self._dirty = False
+        self._last_time = 0.0
+        self._new_table(config)
+        path = config.get("journal")
+        if path:
+            self._open_journal(str(path), config)
         self._inbox: queue.Queue[Any] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="quatro-table", daemon=True)
         self._stopped = threading.Event()
+
+    def _new_table(self, config: dict[str, Any]) -> None:
+        """The game and the table-level state of a new table, from ``config`` (nothing journaled)."""
+        seed = config.get("seed")
+        self.seed = seed
+        # A table made without a seed still gets one, drawn here, so that its journal can deal the same cards.
+        self.deal_seed: int | str = seed if isinstance(seed, (int, str)) else secrets.randbits(64)
+        scale = float(config.get("time_scale") or 1.0)
+        self.timing = Timing().scaled(scale)
+        # Deals depend on the seed alone; bots get their own generators so that
+        # adding a bot never changes the cards.
+        self.game = Game(int(config.get("seats") or 4), rng=random.Random(self.deal_seed), timing=self.timing)
+        self.settings: dict[str, str] = {
+            "bot_level": config.get("bot_level") or "normal",
+            "language": config.get("language") or "en",
+        }
+        self.tokens: dict[str, int] = {}  # seat token → seat
+        self.seat_tokens: dict[int, str] = {}  # seat → its token
+        self.bots: dict[int, tuple[str, Any, Connection]] = {}  # seat → (level, bot, its pseudo-connection)
+
+    # --- the journal (before the thread starts, then on the table thread) -------------
+
+    def _open_journal(self, path: str, config: dict[str, Any]) -> None:
+        """Resume the table the journal at ``path`` holds, or start a new journal there.
+
+        Nothing in the journal may stop the host from starting: a journal that cannot be
+        replayed, or whose replay does not give the same outcomes, is renamed ``*.broken``
+        and the table starts fresh.
+        """
+        try:
+            self._journal_lock = lock(path)
+        except OSError as exc:
+            log.warning("cannot lock the table's journal %s (%s): a restart will lose this table", path, exc)
+            return
+        if self._journal_lock is None:
+            log.warning("another host is using the table's journal %s: this table keeps none", path)
+            return
+        if os.path.exists(path):
+            try:
+                length = self._replay(path)
+            except OSError as exc:  # left as it is: it may be fine, only out of reach for now
+                log.warning("cannot read the table's journal %s (%s): starting a new table, kept by no journal",
+                            path, exc)
+                self._new_table(config)
+                return
+            # Any exception at all: the replay runs the engine on data read from disk, and a bad
+            # journal must cost the old table, never the host.
+            except Exception as exc:
+                broken = set_aside(path, ".broken")
+                log.warning("the table's journal %s cannot be replayed (%s): starting a new table; "
+                            "the old journal is kept as %s", path, exc, broken)
+                self._new_table(config)
+            else:
+                self._resume(path, length)
+                return
+        try:
+            self.journal = Journal.create(path, {
+                "seats": self.game.seat_count, "seed": self.deal_seed, "bot_seed": self.seed,
+                "timing": dataclasses.asdict(self.timing), "settings": dict(self.settings), "t": self.clock(),
+            })
+        except (OSError, TypeError, ValueError) as exc:
+            log.warning("cannot write the table's journal %s (%s): a restart will lose this table", path, exc)
+            self.journal = None
+
+    def _replay(self, path: str) -> int:
+        """Rebuild the game and the table-level state from the journal; the length of its good part.
+
+        Raises :class:`JournalError` (or whatever the engine raises) when the journal does not
+        replay to the same outcomes; ``self`` is then half-built and must be made anew.
+        """
+        header, entries, length = read(path)
+        seed = header["seed"]
+        if not isinstance(seed, (int, str)) or isinstance(seed, bool):
+            raise JournalError(f"bad seed {seed!r}")
+        self.deal_seed, self.seed = seed, header.get("bot_seed")
+        self.timing = Timing(**header["timing"])
+        self.game = Game(int(header["seats"]), rng=random.Random(seed), timing=self.timing)
+        self.settings.update(header["settings"])
+        levels: dict[int, str] = {}  # the bots are made once the game is rebuilt
+        last = float(header["t"])
+        for number, e in enumerate(entries, start=2):
+            kind = entry_kind(e)
+            t = float(e["t"])
+            last = max(last, t)
+            if kind == "cmd":
+                out = self.game.apply(command_from(e), t)
+                got = (out.refusal.reason.value if out.refusal is not None else None, len(out.events))
+                if got != (e.get("r"), e.get("n")):
+                    raise JournalError(f"line {number}: {e['cmd']} gave {got}, not {(e.get('r'), e.get('n'))}")
+            elif kind == "tick":
+                n = len(self.game.tick(t).events)
+                if n != e.get("n"):
+                    raise JournalError(f"line {number}: the tick gave {n} events, not {e.get('n')}")
+            elif kind == "position":
+                self.game.set_position(e["position"])
+            elif kind == "token":
+                self._seat_token(int(e["seat"]), str(e["token"]))
+            elif kind == "revoke":
+                self._revoke(int(e["revoke"]))
+            elif kind == "bot":
+                levels[int(e["bot"])] = str(e["level"])
+            elif kind == "unbot":
+                levels.pop(int(e["unbot"]), None)
+            elif kind == "settings":
+                self.settings.update({str(k): str(v) for k, v in e["settings"].items()})
+        seats = self.game.seats
+        if any(not 0 <= s < len(seats) or seats[s].kind is not SeatKind.BOT for s in levels):
+            raise JournalError(f"bots {levels} do not match the seats")
+        if any(not 0 <= s < len(seats) for s in self.seat_tokens):
+            raise JournalError(f"seat tokens for seats {sorted(self.seat_tokens)} beyond the table")
+        self._last_time = last
+        for seat, level in sorted(levels.items()):
+            self.bots[seat] = self._new_bot(seat, level)
+        return length
+
+    def _resume(self, path: str, length: int) -> None:
+        """After a replay: the clock goes on from the journal's last time, and the journal from its end."""
+        base, offset = self.clock, self._last_time + RESUME_EPSILON - self.clock()
+        # The downtime does not count: a round in play is not lost to its clock while the laptop restarted.
+        self.clock = lambda: base() + offset
+        try:
+            self.journal = Journal.reopen(path, length)
+        except OSError as exc:
+            log.warning("cannot append to the table's journal %s (%s): a restart will lose this table", path, exc)
+        # Nobody's device is connected yet: each phone says hello again with its token.
+        for seat, s in enumerate(self.game.seats):
+            if s.kind is SeatKind.HUMAN and s.connected:
+                self._apply(SetConnected(seat, False))
+        g = self.game
+        scores = "–".join(str(x) for x in g.scores())
+        self.resumed = (f"resumed the table from {path}: {g.phase.value}, round {g.round}, scores {scores}, "
+                        f"{sum(s.kind is not SeatKind.EMPTY for s in g.seats)}/{g.seat_count} seats held")
+        log.info("%s", self.resumed)
+        self._dirty = True  # every bot (and every socket to come) gets the current state
+
+    def _record(self, entry: dict[str, Any], now: float | None = None) -> None:
+        """Append ``entry`` (stamped with the table's time) to the journal, if the table keeps one.
+
+        A journal that cannot be written any more is set aside (``*.broken``): a restart must not
+        resume a table from a journal that misses some of it.
+        """
+        journal = self.journal
+        if journal is None:
+            return
+        try:
+            journal.write({"t": self._now() if now is None else now, **entry})
+        except (OSError, TypeError, ValueError) as exc:
+            journal.close()
+            self.journal = None
+            broken = set_aside(journal.path, ".broken")
+            log.warning("cannot write the table's journal (%s): journaling stops, the journal is kept as %s; "
+                        "a restart will start a new table", exc, broken)
 
     # --- life cycle (any thread) ----------------------------------------------------
 
@@ -93,8 +249,9 @@ class Table:
         return self
 
     def stop(self, timeout: float = 2.0) -> None:
-        """Close every socket (1001, going away) and end the table thread."""
+        """Close every socket (1001, going away) and end the table thread (and close its journal)."""
         if not self._thread.is_alive():
+            self._close_journal()
             return
         try:
             self.call(lambda: self._close_all(1001, "server shutting down"), timeout=timeout)
@@ -102,6 +259,14 @@ class Table:
             pass
         self._inbox.put(_STOP)
         self._thread.join(timeout)
+
+    def _close_journal(self) -> None:
+        journal, self.journal = self.journal, None
+        if journal is not None:
+            journal.close()
+        held, self._journal_lock = self._journal_lock, None
+        if held is not None:
+            os.close(held)  # and the lock goes with it
 
     def post(self, fn: Callable[..., Any], *args: Any) -> None:
         """Run ``fn(*args)`` on the table thread, soon, in arrival order."""
@@ -147,6 +312,7 @@ class Table:
             except queue.Empty:
                 item = None
             if item is _STOP:
+                self._close_journal()
                 self._stopped.set()
                 return
             if item is not None:
@@ -197,6 +363,7 @@ class Table:
         now = self._now()
         if deadline <= now:
             out = self.game.tick(now)
+            self._record({"tick": True, "n": len(out.events)}, now)
             self._note(out.events)
 
     def _note(self, events: Any) -> None:
@@ -357,7 +524,11 @@ class Table:
                 self._send_state(other)
 
     def _apply(self, cmd: Any) -> Refusal | None:
-        out = self.game.apply(cmd, self._now())
+        now = self._now()
+        out = self.game.apply(cmd, now)
+        # Refused commands too: time moved, and a replay checks it is refused again for the same reason.
+        self._record({**command_entry(cmd), "r": out.refusal.reason.value if out.refusal is not None else None,
+                      "n": len(out.events)}, now)
         if out.events or out.refusal is None:
             self._note(out.events)
         return out.refusal
@@ -397,19 +568,22 @@ class Table:
             else:
                 self._send(conn, p.ack_message(msg.id))
 
-    def _seat_token(self, seat: int) -> str:
-        token = secrets.token_urlsafe(18)
+    def _seat_token(self, seat: int, token: str | None = None) -> str:
+        """A new secret for ``seat`` (the one given when replaying the journal); the old one dies."""
+        token = token or secrets.token_urlsafe(18)
         old = self.seat_tokens.pop(seat, None)
         if old is not None:
             self.tokens.pop(old, None)
         self.tokens[token] = seat
         self.seat_tokens[seat] = token
+        self._record({"token": token, "seat": seat})
         return token
 
     def _revoke(self, seat: int) -> None:
         old = self.seat_tokens.pop(seat, None)
         if old is not None:
             self.tokens.pop(old, None)
+            self._record({"revoke": seat})
         for t, (s, _) in list(self.moves.items()):
             if s == seat:
                 del self.moves[t]
@@ -534,8 +708,8 @@ class Table:
             return ("no_such_seat", f"this table has seats 0 to {self.game.seat_count - 1}")
         return None
 
-    def _put_bot(self, seat: int, level: str) -> Refusal | None:
-        name = f"Bot {BOT_NAMES[seat % len(BOT_NAMES)]}"
+    def _new_bot(self, seat: int, level: str) -> tuple[str, Any, Connection]:
+        """A bot of ``level`` for ``seat`` and its pseudo-connection (the seat itself is not touched)."""
         rng = random.Random(f"{self.seed}-bot-{seat}") if self.seed is not None else random.Random()
         try:
             bot = self._make_bot(seat, level, rng)
@@ -544,13 +718,23 @@ class Table:
             from .botstub import make_bot as make_stub
 
             bot = make_stub(seat, level, rng)
+        conn = Connection("bot", None, peer=f"bot-{seat}")
+        conn.seat, conn.greeted = seat, True
+        return (level, bot, conn)
+
+    def _put_bot(self, seat: int, level: str) -> Refusal | None:
+        name = f"Bot {BOT_NAMES[seat % len(BOT_NAMES)]}"
+        entry = self._new_bot(seat, level)
         refusal = self._apply(Sit(seat, SeatKind.BOT, name))
         if refusal is not None:
             return refusal
-        conn = Connection("bot", None, peer=f"bot-{seat}")
-        conn.seat, conn.greeted = seat, True
-        self.bots[seat] = (level, bot, conn)
+        self.bots[seat] = entry
+        self._record({"bot": seat, "level": level})
         return None
+
+    def _drop_bot(self, seat: int) -> None:
+        del self.bots[seat]
+        self._record({"unbot": seat})
 
     def _host_set_seats(self, conn: Connection, count: int) -> Any:
         refusal = self._apply(SetSeatCount(count))
@@ -560,7 +744,7 @@ class Table:
             self._revoke(seat)
             self._detach(seat, "seat_freed", "the host removed this seat")
         for seat in [s for s in self.bots if s >= count]:
-            del self.bots[seat]
+            self._drop_bot(seat)
         return None
 
     def _host_add_bot(self, conn: Connection, seat: int, level: str | None) -> Any:
@@ -578,7 +762,7 @@ class Table:
         refusal = self._apply(Sit(seat, SeatKind.EMPTY))
         if refusal is not None:
             return refusal
-        del self.bots[seat]
+        self._drop_bot(seat)
         return None
 
     def _host_free_seat(self, conn: Connection, seat: int) -> Any:
@@ -635,6 +819,7 @@ class Table:
 
     def _host_settings(self, conn: Connection, **fields: str) -> Any:
         self.settings.update(fields)
+        self._record({"settings": dict(fields)})
         return None
 
     # --- test hooks (any thread) ------------------------------------------------------------
@@ -642,16 +827,20 @@ class Table:
     def set_position(self, text: str) -> None:
         """Test hook: lay out the running round's hands and centre (``Game.set_position`` notation,
         e.g. ``"AAAK QQJJ KKTT JJAT | KQT9"``) on the table thread; every socket and bot then gets
-        its fresh view. Raises ``ValueError`` outside play, like the engine."""
+        its fresh view. Raises ``ValueError`` outside play, like the engine. Journaled like a
+        command (a resumed table lays out the same position at the same point)."""
 
         def apply() -> None:
             self.game.set_position(text)
+            self._record({"position": text})
             self._dirty = True
 
         self.call(apply)
 
     def changed(self) -> None:
-        """Test hook: after poking at ``table.game`` inside :meth:`call`, send everyone a fresh view."""
+        """Test hook: after poking at ``table.game`` inside :meth:`call`, send everyone a fresh view.
+
+        Such pokes are not journaled: a table resumed from its journal would not have them."""
         self.post(self._set_dirty)
 
     def _set_dirty(self) -> None:
