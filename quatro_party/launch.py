@@ -61,18 +61,31 @@ def host_secret_file() -> Path:
     return state_dir() / "host-secret"
 
 
-def journal_file(fresh: bool = False) -> Path:
+#: A table left alone longer than this is not resumed: a restart during the evening picks the game up again,
+#: next week's party starts with a fresh lobby (the old journal is kept as ``table.jsonl.old``).
+RESUME_WITHIN = 12 * 3600.0
+
+
+def journal_file(fresh: bool = False, now: float | None = None) -> Path:
     """The table's journal, from which a restarted host resumes its table (see ``quatro_party.server.journal``).
 
-    With ``fresh`` the last table's journal is set aside as ``table.jsonl.old`` (replacing an older one),
-    so the host starts a new table.
+    With ``fresh``, or when the journal was last written more than :data:`RESUME_WITHIN` seconds before
+    ``now`` (wall-clock time, default: the current time), the last table's journal is set aside as
+    ``table.jsonl.old`` (replacing an older one), so the host starts a new table.
     """
     path = state_dir() / "table.jsonl"
-    if fresh and path.exists():
-        try:
-            os.replace(path, path.with_name(path.name + ".old"))
-        except OSError as exc:
-            print(f"cannot set the last table aside ({exc}); it is resumed", file=sys.stderr)
+    if not path.exists():
+        return path
+    if not fresh:
+        age = (time.time() if now is None else now) - path.stat().st_mtime
+        if age <= RESUME_WITHIN:
+            return path
+        print(f"The last table was left {age / 3600:.0f} hours ago: starting a new one "
+              f"(the old one is kept as {path.name}.old).")
+    try:
+        os.replace(path, path.with_name(path.name + ".old"))
+    except OSError as exc:
+        print(f"cannot set the last table aside ({exc}); it is resumed", file=sys.stderr)
     return path
 
 

@@ -16,7 +16,7 @@ from quatro_party.engine import (
     RequestReshuffle, SeatKind, SetConnected, SetSeatCount, Sit, StartGame, StartNextRound, Swap, TakeChannel,
     seat_view, table_view,
 )
-from quatro_party.launch import journal_file
+from quatro_party.launch import RESUME_WITHIN, journal_file
 from quatro_party.server.botstub import make_bot as make_stub
 from quatro_party.server.connection import Connection
 from quatro_party.server.journal import (
@@ -161,6 +161,17 @@ def test_the_launcher_keeps_the_journal_in_its_state_folder_and_fresh_sets_it_as
     assert journal_file(fresh=True) == tmp_path / "table.jsonl"
     assert not (tmp_path / "table.jsonl").exists()
     assert (tmp_path / "table.jsonl.old").read_text() == "the last table\n"
+
+
+def test_the_launcher_resumes_a_table_of_this_evening_but_not_one_left_days_ago(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("QUATRO_STATE_DIR", str(tmp_path))
+    journal = tmp_path / "table.jsonl"
+    journal.write_text("the last table\n")
+    written = journal.stat().st_mtime
+    assert journal_file(now=written + RESUME_WITHIN - 60) == journal and journal.exists()  # a restart tonight
+    assert journal_file(now=written + 3 * 24 * 3600) == journal and not journal.exists()  # next week's party
+    assert (tmp_path / "table.jsonl.old").read_text() == "the last table\n"
+    assert "starting a new one" in capsys.readouterr().out
 
 
 # --- a table and its resumed twin ------------------------------------------------------
