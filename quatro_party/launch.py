@@ -138,10 +138,13 @@ def main(argv: list[str] | None = None) -> int:
 
     # Ctrl-C / SIGTERM only set a flag, from the very start: the main loop then closes every
     # socket, unregisters mDNS and stops the server (Werkzeug's own Ctrl-C handling can hang).
-    stop = threading.Event()
+    # A plain flag, not a threading.Event: a handler runs between two bytecodes of the main thread,
+    # possibly inside the Event's own lock (its wait, or the set of a first Ctrl-C), and taking that
+    # lock again there deadlocks. A second, impatient Ctrl-C hung the host that way.
+    stopping: list[int] = []
 
     def on_signal(signum: int, frame: Any) -> None:
-        stop.set()
+        stopping.append(signum)
 
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
@@ -196,8 +199,8 @@ def main(argv: list[str] | None = None) -> int:
         threading.Thread(target=webbrowser.open, args=(screen_url,), daemon=True).start()
 
     try:
-        while not stop.wait(0.5):  # wakes for signals (Windows needs a timeout here)
-            pass
+        while not stopping:
+            time.sleep(0.1)  # a signal cuts the sleep short only on some systems: look ten times a second
     finally:
         # Everything within 2 s: the mDNS goodbye goes out in parallel with closing the sockets.
         deadline = time.monotonic() + 1.8

@@ -111,3 +111,26 @@ def test_warns_when_the_only_address_is_loopback():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_an_impatient_burst_of_ctrl_c_still_stops_the_host(state_dir):
+    """Ctrl-C pressed again and again (or a terminal and a process manager both signalling) must not hang the
+    host: before the fix, a handler re-entered inside the stop Event's lock and deadlocked, 5 times in 8."""
+    for trial in range(3):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "quatro_party.launch", "--port", "0", "--bind", "127.0.0.1", "--no-browser",
+             "--no-mdns"],
+            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True)
+        try:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                if line.startswith("Port "):
+                    break
+            for _ in range(200):
+                proc.send_signal(signal.SIGINT)
+            assert proc.wait(timeout=5) == 0, f"trial {trial}: the host did not stop"
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
