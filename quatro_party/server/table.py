@@ -60,7 +60,7 @@ class Table:
     ``clock`` (a ``() -> float`` monotonic source), ``host_secret``, ``bot_level``,
     ``language``, ``join_url``, ``mdns_name``, ``bot_factory`` (overrides
     ``quatro_party.bots.make_bot``), ``journal`` (path of the table's journal, see
-    :mod:`.journal`: when it holds a table, that table is resumed — its seats, tokens, bots,
+    :mod:`.journal`: when it holds a table whose game had started, that table is resumed — its seats, tokens, bots,
     settings, scores and round — and ``seats``, ``seed``, ``time_scale`` and the settings
     given here are ignored; a journal that cannot be replayed is renamed ``*.broken``).
 
@@ -142,8 +142,13 @@ class Table:
                             "the old journal is kept as %s", path, exc, broken)
                 self._new_table(config)
             else:
-                self._resume(path, length)
-                return
+                if self.game.phase is not Phase.LOBBY:
+                    self._resume(path, length)
+                    return
+                # Only a lobby: nothing a restart could lose (phones join again), and the host's options
+                # (seats, seed, time scale) must win over the last run's.
+                set_aside(path, ".old")
+                self._new_table(config)
         try:
             self.journal = Journal.create(path, {
                 "seats": self.game.seat_count, "seed": self.deal_seed, "bot_seed": self.seed,

@@ -262,6 +262,21 @@ def test_a_table_resumed_from_its_journal_is_the_same_table_and_its_clock_goes_o
     resumed.stop()
 
 
+def test_a_table_still_in_its_lobby_is_not_resumed_and_the_hosts_options_win(tmp_path):
+    """Nothing a restart could lose before the game starts (phones join again), while the host may well have
+    restarted to change the seats: the lobby's journal is set aside and the new options hold."""
+    path = tmp_path / "table.jsonl"
+    clock = FakeClock(10.0)
+    table = Table({"clock": clock, "host_secret": "s", "journal": path})
+    phone = FakeSocket("phone")
+    table._on_connect(phone)
+    assert _send(table, phone, type="join", seat=0, name="Ana", id=1)["type"] == "joined"
+    table.stop()  # the first host is gone
+    again = Table({"clock": clock, "host_secret": "s", "journal": path, "seats": 6})
+    assert again.resumed is None and again.game.seat_count == 6 and not again.tokens
+    assert (tmp_path / "table.jsonl.old").exists() and read(path)[0]["seats"] == 6
+
+
 def test_the_resumed_journal_goes_on_and_a_human_seat_waits_for_its_phone(tmp_path):
     path = tmp_path / "table.jsonl"
     clock = FakeClock()
