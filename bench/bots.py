@@ -37,9 +37,11 @@ sys.path.insert(0, str(ROOT))
 from quatro_party.simulate import run  # noqa: E402
 
 CHILD = """
-import sys
+import os, sys, tempfile
 from quatro_party.server.testing import LiveServer
-server = LiveServer(seats=8, bot_level="hard", seed=1)
+# as the launcher runs it: with the journal a restarted host resumes from (one line per engine call)
+journal = os.path.join(tempfile.mkdtemp(prefix="quatro-bench-"), "table.jsonl")
+server = LiveServer(seats=8, bot_level="hard", seed=1, journal=journal)
 print(server.port, server.host_secret, flush=True)
 sys.stdin.readline()
 server.stop()
