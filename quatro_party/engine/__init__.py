@@ -12,13 +12,13 @@ from .commands import (
     TakeChannel,
 )
 from .game import Game, Outcome, Phase, RoundEnd, RoundResult
-from .refusals import Reason, Refusal, Refused
+from .refusals import Reason, Refusal
 from .rules import DEFAULT_TIMING, SIGNS, WINNING_SCORE, Timing, partner_of, seats_of, team_of
 from .views import reveal_view, seat_view, table_view
 
 __all__ = [
     "AnswerVote", "CallContre", "CallQuatro", "Card", "ChooseEmoji", "Command", "DEFAULT_TIMING", "Game",
-    "NewGame", "Outcome", "Phase", "PickSign", "Ready", "Reason", "Refusal", "Refused", "ReleaseChannel",
+    "NewGame", "Outcome", "Phase", "PickSign", "Ready", "Reason", "Refusal", "ReleaseChannel",
     "RequestReshuffle", "RoundEnd", "RoundResult", "SIGNS", "SeatCommand", "SeatKind", "SetConnected",
     "SetSeatCount", "Sit", "StartGame", "StartNextRound", "Swap", "TakeChannel", "Timing", "WINNING_SCORE",
     "deck_for", "format_cards", "is_carre", "parse_cards", "partner_of", "reveal_view", "seat_view",

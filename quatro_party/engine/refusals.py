@@ -57,11 +57,3 @@ class Refusal:
     def to_json(self) -> dict[str, Any]:
         """The refusal as JSON for the one client that sent the command."""
         return {"reason": self.reason.value, "message": self.message, **({"details": self.details} if self.details else {})}
-
-
-class Refused(Exception):
-    """A refusal as an exception, for callers that prefer raising one (the engine's handlers return theirs)."""
-
-    def __init__(self, reason: Reason, message: str, **details: Any) -> None:
-        super().__init__(message)
-        self.refusal = Refusal(reason, message, details)
