@@ -540,6 +540,14 @@ class Game:
     def _wrong_phase(self, *phases: Phase) -> Refusal:
         return Refusal(Reason.WRONG_PHASE, _wrong_phase_text(self.phase, phases), {"phase": _PHASE_NAMES[self.phase]})
 
+    def _not_playing(self, seat: int) -> Refusal | None:
+        """The checks every play action starts with: a round in play, and ``seat`` held by someone."""
+        if self.phase is not PLAY:
+            return self._wrong_phase(PLAY)
+        if self.seats[seat].kind is EMPTY:
+            return Refusal(Reason.SEAT_EMPTY, f"seat {seat} is empty")
+        return None
+
     def _not_a_player(self, seat: int) -> Refusal | None:
         """The refusal for a command from an empty seat, or ``None`` if someone holds ``seat``."""
         if self.seats[seat].kind is EMPTY:
@@ -692,13 +700,12 @@ class Game:
     # --- handlers: exchanges ------------------------------------------------------
 
     def _swap(self, c: Swap, events: list[ev.Event]) -> Refusal | None:
-        # The hottest handler (half of all bot actions): checks written out, in the rules' order.
-        if self.phase is not PLAY:
-            return self._wrong_phase(PLAY)
+        # Checks in the rules' order, all before any change.
         seat = c.seat
+        refusal = self._not_playing(seat)
+        if refusal is not None:
+            return refusal
         s = self.seats[seat]
-        if s.kind is EMPTY:
-            return Refusal(Reason.SEAT_EMPTY, f"seat {seat} is empty")
         hand = s.hand
         card = c.card
         for mine, held in enumerate(hand):
@@ -724,12 +731,11 @@ class Game:
     # --- handlers: the channel ----------------------------------------------------
 
     def _take_channel(self, c: TakeChannel, events: list[ev.Event]) -> Refusal | None:
-        if self.phase is not PLAY:
-            return self._wrong_phase(PLAY)
         seat = c.seat
+        refusal = self._not_playing(seat)
+        if refusal is not None:
+            return refusal
         s = self.seats[seat]
-        if s.kind is EMPTY:
-            return Refusal(Reason.SEAT_EMPTY, f"seat {seat} is empty")
         if s.channel_held:
             return Refusal(Reason.CHANNEL_ALREADY_HELD, "you already hold your channel")
         if s.channel_ready_at - self.now > _SLACK:  # R21
@@ -740,12 +746,11 @@ class Game:
         return None
 
     def _release_channel(self, c: ReleaseChannel, events: list[ev.Event]) -> Refusal | None:
-        if self.phase is not PLAY:
-            return self._wrong_phase(PLAY)
         seat = c.seat
+        refusal = self._not_playing(seat)
+        if refusal is not None:
+            return refusal
         s = self.seats[seat]
-        if s.kind is EMPTY:
-            return Refusal(Reason.SEAT_EMPTY, f"seat {seat} is empty")
         if not s.channel_held:
             return Refusal(Reason.CHANNEL_NOT_HELD, "you do not hold your channel")
         if s.channel_ready_at - self.now > _SLACK:  # R21
@@ -763,12 +768,11 @@ class Game:
         return None
 
     def _choose_emoji(self, c: ChooseEmoji, events: list[ev.Event]) -> Refusal | None:
-        if self.phase is not PLAY:
-            return self._wrong_phase(PLAY)
         seat = c.seat
+        refusal = self._not_playing(seat)
+        if refusal is not None:
+            return refusal
         s = self.seats[seat]
-        if s.kind is EMPTY:
-            return Refusal(Reason.SEAT_EMPTY, f"seat {seat} is empty")
         if c.emoji not in SIGNS:
             return Refusal(Reason.UNKNOWN_SIGN, "pick one of the 24 emojis")
         if not s.channel_held:
@@ -787,9 +791,7 @@ class Game:
     # --- handlers: calls ----------------------------------------------------------
 
     def _call_quatro(self, c: CallQuatro, events: list[ev.Event]) -> Refusal | None:
-        if self.phase is not PLAY:
-            return self._wrong_phase(PLAY)
-        refusal = self._not_a_player(c.seat)
+        refusal = self._not_playing(c.seat)
         if refusal is not None:
             return refusal
         if self.has_carre(c.seat) and not c.confirmed:  # R23
@@ -803,9 +805,7 @@ class Game:
         return None
 
     def _call_contre(self, c: CallContre, events: list[ev.Event]) -> Refusal | None:
-        if self.phase is not PLAY:
-            return self._wrong_phase(PLAY)
-        refusal = self._not_a_player(c.seat)
+        refusal = self._not_playing(c.seat)
         if refusal is not None:
             return refusal
         mine = self.team(c.seat)
