@@ -12,6 +12,7 @@ Nothing here touches the engine: clients see only what a phone or a screen sees.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from typing import Any, Callable
 
@@ -24,6 +25,22 @@ from .table import Table
 
 #: The host secret every test server uses (so tests can open ``/screen#host=…``).
 TEST_HOST_SECRET = "test-host-secret"
+
+
+class FakeClock:
+    """A monotonic clock a test moves by hand (``Table`` config ``clock``): no sleeping on the rules' long timers."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+        self.lock = threading.Lock()  # read by the table's thread, moved by the test's
+
+    def __call__(self) -> float:
+        with self.lock:
+            return self.now
+
+    def advance(self, seconds: float) -> None:
+        with self.lock:
+            self.now += seconds
 
 
 class WsClient:

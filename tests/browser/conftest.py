@@ -66,3 +66,18 @@ def screenshot_dir() -> Path:
 def phone_url(port: int, path: str = "/") -> str:
     """The URL a phone on the LAN would open: a non-secure origin that stays on loopback."""
     return f"http://{PHONE_HOST}:{port}{path}"
+
+
+def listen_again(app: object, port: int) -> "ServerThread":
+    """A restarted host: serve ``app`` on the ``port`` the previous one used (the pages keep their URL), as soon
+    as the system lets it go."""
+    import time
+
+    from quatro_party.server import ServerThread
+
+    for _ in range(50):
+        try:
+            return ServerThread(app, "127.0.0.1", port).start()  # type: ignore[arg-type]
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"could not listen on port {port} again")

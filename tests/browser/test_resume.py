@@ -3,15 +3,13 @@ back by itself once the host is up again on the same port, and the round goes on
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from playwright.sync_api import expect
 
-from quatro_party.server import ServerThread, create_app
+from quatro_party.server import create_app
 from quatro_party.server.testing import TEST_HOST_SECRET
 
-from .conftest import PHONE_HOST, phone_url
+from .conftest import PHONE_HOST, listen_again, phone_url
 from .test_phone import ranks, shot
 
 
@@ -42,14 +40,7 @@ def test_phone_gets_its_seat_and_hand_back_after_the_host_restarts(live_server_f
 
     app = create_app({"host_secret": TEST_HOST_SECRET, "journal": journal,
                       "join_url": f"http://{PHONE_HOST}:{port}/"})
-    thread = None
-    for _ in range(50):
-        try:
-            thread = ServerThread(app, "127.0.0.1", port).start()
-            break
-        except OSError:
-            time.sleep(0.1)
-    assert thread is not None, "could not listen on the same port again"
+    thread = listen_again(app, port)
     try:
         # No tap, no reload: the page says hello again with the token it kept and is seated as before.
         expect(page.locator("#status")).to_be_hidden(timeout=10_000)

@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from quatro_party.server import ServerThread, create_app
+from quatro_party.server import create_app
 from quatro_party.server.testing import TEST_HOST_SECRET, LiveServer
 
+from .conftest import listen_again
 from .screen_helpers import TV, ScreenPage, without_sign_list
 
 PUBLIC = "party.test"
@@ -490,14 +491,7 @@ def test_page_reconnects_after_server_restart_and_reload(live_server_factory, tv
     # A new host on the same port, with 6 seats: the page reconnects by itself and redraws from the fresh view.
     app = create_app({"seats": 6, "host_secret": TEST_HOST_SECRET, "seed": 2,
                       "join_url": f"http://{PUBLIC}:{port}/"})
-    thread = None
-    for _ in range(50):
-        try:
-            thread = ServerThread(app, "127.0.0.1", port).start()
-            break
-        except OSError:
-            time.sleep(0.1)
-    assert thread is not None, "could not listen on the same port again"
+    thread = listen_again(app, port)
     try:
         screen.wait("document.querySelectorAll('.seat').length === 6 && document.querySelector('#offline').hidden",
                     timeout=10)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -22,23 +21,8 @@ from quatro_party.server.connection import Connection
 from quatro_party.server.journal import (
     COMMANDS, Journal, JournalError, command_entry, command_from, lock, read,
 )
+from quatro_party.server.testing import FakeClock
 from quatro_party.server.table import RESUME_EPSILON, Table
-
-
-class FakeClock:
-    """A monotonic clock the test moves by hand: no sleeping on the rules' long timers."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-        self.lock = threading.Lock()
-
-    def __call__(self) -> float:
-        with self.lock:
-            return self.now
-
-    def advance(self, seconds: float) -> None:
-        with self.lock:
-            self.now += seconds
 
 
 class FakeSocket(Connection):

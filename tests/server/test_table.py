@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import time
 from typing import Any
 
@@ -15,22 +14,7 @@ from hypothesis import strategies as st
 from quatro_party.protocol import HOST_ACTION_TYPES, PHONE_ACTION_TYPES
 from quatro_party.server.connection import Connection
 from quatro_party.server.table import Table
-
-
-class FakeClock:
-    """A monotonic clock the test moves by hand: no sleeping on the rules' long timers."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.lock = threading.Lock()
-
-    def __call__(self) -> float:
-        with self.lock:
-            return self.now
-
-    def advance(self, seconds: float) -> None:
-        with self.lock:
-            self.now += seconds
+from quatro_party.server.testing import FakeClock
 
 
 def test_scheduler_drives_every_deadline_with_an_injected_clock(live_server_factory):
