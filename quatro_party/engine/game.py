@@ -540,13 +540,11 @@ class Game:
     def _wrong_phase(self, *phases: Phase) -> Refusal:
         return Refusal(Reason.WRONG_PHASE, _wrong_phase_text(self.phase, phases), {"phase": _PHASE_NAMES[self.phase]})
 
-    def _not_playing(self, seat: int) -> Refusal | None:
-        """The checks every play action starts with: a round in play, and ``seat`` held by someone."""
-        if self.phase is not PLAY:
-            return self._wrong_phase(PLAY)
-        if self.seats[seat].kind is EMPTY:
-            return Refusal(Reason.SEAT_EMPTY, f"seat {seat} is empty")
-        return None
+    def _not_seated_in(self, phase: Phase, seat: int) -> Refusal | None:
+        """The checks every seat's action starts with: the game is in ``phase``, and someone holds ``seat``."""
+        if self.phase is not phase:
+            return self._wrong_phase(phase)
+        return self._not_a_player(seat)
 
     def _not_a_player(self, seat: int) -> Refusal | None:
         """The refusal for a command from an empty seat, or ``None`` if someone holds ``seat``."""
@@ -556,10 +554,10 @@ class Game:
 
     def _not_a_human(self, seat: int) -> Refusal | None:
         """R30: the refusal for a request from an empty or bot seat, or ``None`` for a human's."""
-        kind = self.seats[seat].kind
-        if kind is EMPTY:
-            return Refusal(Reason.SEAT_EMPTY, f"seat {seat} is empty")
-        if kind is not HUMAN:
+        refusal = self._not_a_player(seat)
+        if refusal is not None:
+            return refusal
+        if self.seats[seat].kind is not HUMAN:
             return Refusal(Reason.SEAT_NOT_HUMAN, "bots do not vote or ask for a reshuffle (R30)")
         return None
 
@@ -665,9 +663,7 @@ class Game:
     # --- handlers: the sign -------------------------------------------------------
 
     def _pick_sign(self, c: PickSign, events: list[ev.Event]) -> Refusal | None:
-        if self.phase is not SIGN:
-            return self._wrong_phase(SIGN)
-        refusal = self._not_a_player(c.seat)
+        refusal = self._not_seated_in(SIGN, c.seat)
         if refusal is not None:
             return refusal
         s = self.seats[c.seat]
@@ -684,9 +680,7 @@ class Game:
         return None
 
     def _ready(self, c: Ready, events: list[ev.Event]) -> Refusal | None:
-        if self.phase is not SIGN:
-            return self._wrong_phase(SIGN)
-        refusal = self._not_a_player(c.seat)
+        refusal = self._not_seated_in(SIGN, c.seat)
         if refusal is not None:
             return refusal
         s = self.seats[c.seat]
@@ -702,7 +696,7 @@ class Game:
     def _swap(self, c: Swap, events: list[ev.Event]) -> Refusal | None:
         # Checks in the rules' order, all before any change.
         seat = c.seat
-        refusal = self._not_playing(seat)
+        refusal = self._not_seated_in(PLAY, seat)
         if refusal is not None:
             return refusal
         s = self.seats[seat]
@@ -732,7 +726,7 @@ class Game:
 
     def _take_channel(self, c: TakeChannel, events: list[ev.Event]) -> Refusal | None:
         seat = c.seat
-        refusal = self._not_playing(seat)
+        refusal = self._not_seated_in(PLAY, seat)
         if refusal is not None:
             return refusal
         s = self.seats[seat]
@@ -747,7 +741,7 @@ class Game:
 
     def _release_channel(self, c: ReleaseChannel, events: list[ev.Event]) -> Refusal | None:
         seat = c.seat
-        refusal = self._not_playing(seat)
+        refusal = self._not_seated_in(PLAY, seat)
         if refusal is not None:
             return refusal
         s = self.seats[seat]
@@ -769,7 +763,7 @@ class Game:
 
     def _choose_emoji(self, c: ChooseEmoji, events: list[ev.Event]) -> Refusal | None:
         seat = c.seat
-        refusal = self._not_playing(seat)
+        refusal = self._not_seated_in(PLAY, seat)
         if refusal is not None:
             return refusal
         s = self.seats[seat]
@@ -791,7 +785,7 @@ class Game:
     # --- handlers: calls ----------------------------------------------------------
 
     def _call_quatro(self, c: CallQuatro, events: list[ev.Event]) -> Refusal | None:
-        refusal = self._not_playing(c.seat)
+        refusal = self._not_seated_in(PLAY, c.seat)
         if refusal is not None:
             return refusal
         if self.has_carre(c.seat) and not c.confirmed:  # R23
@@ -805,7 +799,7 @@ class Game:
         return None
 
     def _call_contre(self, c: CallContre, events: list[ev.Event]) -> Refusal | None:
-        refusal = self._not_playing(c.seat)
+        refusal = self._not_seated_in(PLAY, c.seat)
         if refusal is not None:
             return refusal
         mine = self.team(c.seat)
