@@ -26,6 +26,24 @@ def state_dir(tmp_path, monkeypatch):
     return tmp_path / "state"
 
 
+def _launcher(*args: str, stderr: int = subprocess.STDOUT) -> subprocess.Popen[str]:
+    """The real launcher in a child process (``python -m quatro_party.launch``), its output piped."""
+    return subprocess.Popen([sys.executable, "-m", "quatro_party.launch", *args], cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=stderr,
+                            text=True)
+
+
+def _until_ready(proc: subprocess.Popen[str]) -> str:
+    """What the launcher printed up to its last start-up line ("Port N. Press Ctrl-C to stop.")."""
+    out = ""
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        out += line
+        if line.startswith("Port "):
+            break
+    return out
+
+
 def test_host_secret_survives_a_restart(state_dir):
     """A big screen left open keeps its host controls when the host restarts the launcher."""
     first = load_host_secret()
@@ -50,18 +68,10 @@ def test_options_and_defaults():
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_stop_closes_every_socket_with_1001_within_two_seconds(signum):
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "quatro_party.launch", "--port", "0", "--bind", "127.0.0.1", "--no-browser",
-         "--no-mdns", "--seats", "6", "--seed", "2"],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        text=True)
+    proc = _launcher("--port", "0", "--bind", "127.0.0.1", "--no-browser", "--no-mdns", "--seats", "6",
+                     "--seed", "2")
     try:
-        out = ""
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            out += line
-            if line.startswith("Port "):
-                break
+        out = _until_ready(proc)
         port = int(re.search(r"Port (\d+)", out).group(1))
         assert re.search(rf"open\s+http://[\d.]+:{port}/", out), out  # the join URL is printed
         assert "█" in out  # and a QR code drawn in the terminal
@@ -96,12 +106,7 @@ def test_warns_when_the_only_address_is_loopback():
                             env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
-        out = ""
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            out += line
-            if line.startswith("Port "):
-                break
+        out = _until_ready(proc)
         proc.send_signal(signal.SIGINT)
         rest, err = proc.communicate(timeout=10)
         assert proc.returncode == 0, err
@@ -117,16 +122,9 @@ def test_an_impatient_burst_of_ctrl_c_still_stops_the_host(state_dir):
     """Ctrl-C pressed again and again (or a terminal and a process manager both signalling) must not hang the
     host: before the fix, a handler re-entered inside the stop Event's lock and deadlocked, 5 times in 8."""
     for trial in range(3):
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "quatro_party.launch", "--port", "0", "--bind", "127.0.0.1", "--no-browser",
-             "--no-mdns"],
-            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, text=True)
+        proc = _launcher("--port", "0", "--bind", "127.0.0.1", "--no-browser", "--no-mdns")
         try:
-            assert proc.stdout is not None
-            for line in proc.stdout:
-                if line.startswith("Port "):
-                    break
+            _until_ready(proc)
             for _ in range(200):
                 proc.send_signal(signal.SIGINT)
             assert proc.wait(timeout=5) == 0, f"trial {trial}: the host did not stop"
