@@ -17,8 +17,8 @@ from quatro_party.server.table import Table
 from quatro_party.server.testing import FakeClock
 
 
-def test_scheduler_drives_every_deadline_with_an_injected_clock(live_server_factory):
-    """R11 sign-phase timeout, R32 void round and pause, all by moving the clock, not by waiting."""
+def _four_phones_started(live_server_factory: Any) -> tuple[FakeClock, Any, Any, list[Any]]:
+    """A real server on a clock the test moves, four phones seated (P0–P3), the game started by the host."""
     clock = FakeClock()
     server = live_server_factory(clock=clock)
     screen = server.screen()
@@ -26,6 +26,12 @@ def test_scheduler_drives_every_deadline_with_an_injected_clock(live_server_fact
     for seat, phone in enumerate(phones):
         phone.join(seat, f"P{seat}")
     screen.host("start_game")
+    return clock, server, screen, phones
+
+
+def test_scheduler_drives_every_deadline_with_an_injected_clock(live_server_factory):
+    """R11 sign-phase timeout, R32 void round and pause, all by moving the clock, not by waiting."""
+    clock, server, screen, phones = _four_phones_started(live_server_factory)
     view = screen.wait_state(lambda v: v["phase"] == "sign")
     assert view["clock"] == 30.0
     clock.advance(29.9)
@@ -243,13 +249,7 @@ def test_a_broken_bot_never_stops_the_table(live_server_factory):
 
 def test_scheduler_emits_every_5_s_and_ends_silent_votes_r18_r28(live_server_factory):
     """R18: a held channel re-emits every 5 s; R28: a vote nobody answers ends after 20 s — driven by the clock."""
-    clock = FakeClock()
-    server = live_server_factory(clock=clock)
-    screen = server.screen()
-    phones = [server.phone() for _ in range(4)]
-    for seat, phone in enumerate(phones):
-        phone.join(seat, f"P{seat}")
-    screen.host("start_game")
+    clock, server, screen, phones = _four_phones_started(live_server_factory)
     for phone in phones:
         phone.wait_state(lambda v: v["phase"] == "sign")
         phone.act("ready")
