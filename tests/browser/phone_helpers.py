@@ -30,6 +30,21 @@ def decode_qr(url: str) -> str:
     return found[0].data.decode()
 
 
+def join_on_page(context: Any, url: str, seat: int, name: str) -> tuple[Any, list[str]]:
+    """A phone page opened at ``url`` that takes ``seat`` under ``name`` by tapping, as a player would; the page
+    and the list its uncaught errors go to."""
+    from playwright.sync_api import expect
+
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.fill("#name", name)
+    page.locator(f'#seat-list [data-seat="{seat}"]').tap()
+    expect(page.locator("#screen-wait")).to_be_visible()
+    return page, errors
+
+
 def set_position(server: Any, text: str) -> None:
     """Lay out every hand and the centre (engine notation), then let every socket see it."""
     server.table.set_position(text)

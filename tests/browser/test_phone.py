@@ -16,7 +16,9 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import phone_url
-from .phone_helpers import StateGate, decode_qr, hand_ids, hold, latest_view, page_bytes, set_position
+from .phone_helpers import (
+    StateGate, decode_qr, hand_ids, hold, join_on_page, latest_view, page_bytes, set_position,
+)
 
 VIBRATE_SPY = """
 window.__vibrations = [];
@@ -226,13 +228,7 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
 @pytest.mark.live_server(seats=6, public_host="party.test")
 def test_phone_six_seats_vote_contre_resume_reconnect(live_server, phone_context, chromium, screenshot_dir):
     """R24 (naming the accused team at 6 seats), R28 (answering a vote), R33 (resume), reconnection, FR."""
-    page = phone_context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(phone_url(live_server.port))
-    page.fill("#name", "Ana")
-    page.locator('#seat-list [data-seat="0"]').tap()
-    expect(page.locator("#screen-wait")).to_be_visible()
+    page, errors = join_on_page(phone_context, phone_url(live_server.port), 0, "Ana")
     token = page.evaluate("localStorage.getItem('quatro.token')")
     others = {}
     for seat in range(1, 6):
@@ -361,13 +357,7 @@ def test_phone_page_weight_under_150_kb():
 @pytest.mark.live_server(seats=4, public_host="party.test", time_scale=0.05)
 def test_r12_r32_random_sign_shown_to_its_team_then_a_void_round(live_server, phone_context, screenshot_dir):
     """R12: nobody picks, the team's drawn sign is shown (to that team only); R32: no call, the round is void."""
-    page = phone_context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(phone_url(live_server.port))
-    page.fill("#name", "Zoé")
-    page.locator('#seat-list [data-seat="0"]').tap()
-    expect(page.locator("#screen-wait")).to_be_visible()
+    page, errors = join_on_page(phone_context, phone_url(live_server.port), 0, "Zoé")
     others = {}
     for seat, name in ((1, "Bruno"), (2, "Chloé"), (3, "Dora")):
         others[seat] = live_server.phone()

@@ -10,6 +10,7 @@ from quatro_party.server import create_app
 from quatro_party.server.testing import TEST_HOST_SECRET
 
 from .conftest import PHONE_HOST, listen_again, phone_url
+from .phone_helpers import join_on_page
 from .test_phone import ranks, shot
 
 
@@ -19,13 +20,7 @@ def test_phone_gets_its_seat_and_hand_back_after_the_host_restarts(live_server_f
     journal = tmp_path / "table.jsonl"
     # Easy bots: slow, and they never Contre, so the round is still running when the host comes back.
     first = live_server_factory(seats=4, public_host=PHONE_HOST, journal=journal, bot_level="easy")
-    page = phone_context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(phone_url(first.port))
-    page.fill("#name", "Ana")
-    page.locator('#seat-list [data-seat="0"]').tap()
-    expect(page.locator("#screen-wait")).to_be_visible()
+    page, errors = join_on_page(phone_context, phone_url(first.port), 0, "Ana")
     token = page.evaluate("localStorage.getItem('quatro.token')")
     assert first.screen().host("start_game")["type"] == "ok"  # seats 1–3 get easy bots
     expect(page.locator("#screen-sign")).to_be_visible()
