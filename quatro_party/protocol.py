@@ -222,8 +222,7 @@ def _decode(raw: str | bytes) -> Any:
 
 
 def _envelope(msg: Any) -> tuple[str, Any]:
-    """A decoded message's ``type`` and ``id``, checked: an object, a short id (if any), a string type.
-    (:func:`parse_phone_message` makes the same checks written out.)"""
+    """A decoded message's ``type`` and ``id``, checked: an object, a short id (if any), a string type."""
     if not isinstance(msg, dict):
         raise ProtocolError("bad_message", "a message is a JSON object")
     ref = msg.get("id")
@@ -248,15 +247,7 @@ def parse_phone(raw: str | bytes) -> Hello | Join | Leave | Action:
 def parse_phone_message(msg: dict[str, Any]) -> Hello | Join | Leave | Action:
     """A phone's message already decoded from JSON (any value: it is checked), with exactly the checks and
     errors of :func:`parse_phone`. Raises :class:`ProtocolError` for anything malformed."""
-    # _envelope's checks, written out: this runs for every bot action of a simulated game.
-    if not isinstance(msg, dict):
-        raise ProtocolError("bad_message", "a message is a JSON object")
-    ref = msg.get("id")
-    if ref is not None:
-        _check_id(ref)
-    kind = msg.get("type")
-    if type(kind) is not str and not isinstance(kind, str):
-        raise ProtocolError("bad_message", "a message needs a string 'type'", ref)
+    kind, ref = _envelope(msg)
     check = _PHONE_FIELDS.get(kind)
     if check is not None:  # an action: the bulk of the traffic, so looked up first
         return Action(ref, kind, check(msg))
