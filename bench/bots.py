@@ -11,13 +11,14 @@
    plays the phone (it only says "ready" in each sign phase) and the host's screen. To measure the busiest
    case, the screen cuts every 30 s pause short (R32), so rounds follow each other.
 
-What an 8-seat game is made of (``--breakdown``): about 12 rounds, 760 bot actions, 575 changes carrying 660
-public events that every one of the 8 bots reads, 1,300 seat views built for bots that look, 3,300 bot wakes and
-2,200 decisions. On this kind of machine a bare Python loop doing only the minimum of each (a dict update per
-event read, a few dozen lookups per decision, a view per look) already costs ~30 ms per game, before any
-judgement; with the engine (~3 ms) that puts a CPython floor near 30 games/s for this design, which is why the
-50 games/s target is far off (2026-11: ~8 games per CPU second). Looking less often does not help: rounds then
-last longer and the work per round stays about the same (it follows the exchanges needed to make carrés).
+What an 8-seat game is made of (``--breakdown``): about 12 rounds, 790 bot actions, 590 changes carrying 680
+public events that every one of the 8 bots reads, 1,340 seat views built for bots that look, 3,450 bot wakes and
+2,260 decisions. ``bench/bots_floor.py`` replays exactly that work with bots that think nothing (the engine, the
+views, every event read by every bot, one dull greedy choice per decision): on this kind of machine that alone
+costs ~35 ms per game, a ceiling near 28 games/s before any judgement, which is why the 50 games/s target (20 ms)
+is out of reach for this design (2026-11: ~6 games per CPU second; the judgement of hard bots is the other 80 %).
+Looking less often does not help: rounds then last longer and the work per round stays about the same (it
+follows the exchanges needed to make carrés).
 Instruction counts (``valgrind --tool=cachegrind``) are a steadier yardstick than time on a shared VM.
 """
 
