@@ -9,6 +9,7 @@ Ctrl-C closes every socket (1001), unregisters mDNS and stops within 2 s.
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import secrets
@@ -124,6 +125,20 @@ def _choose_ip(wanted: str | None) -> tuple[str, list[Any]]:
     return found[0].ip, found
 
 
+def cannot_listen(port: int, bind: str, exc: OSError) -> str:
+    """What the host is told when the server cannot listen on ``bind``:``port``: one plain sentence and the way out.
+
+    Whether the port's owner is another Quatro Party host cannot be known cheaply and surely (it may be any
+    program, and asking it could hang), hence "may be".
+    """
+    if exc.errno == errno.EADDRINUSE:
+        other = port + 1 if port < 65535 else port - 1
+        return (f"Port {port} is already in use (another Quatro Party host may be running). "
+                f"Stop it, or start this one with --port {other}.")
+    # Another reason (a port below 1024 without the right, a --bind address this computer does not have): say it.
+    return f"Cannot listen on port {port} of {bind}: {exc.strerror or exc}. Check --port and --bind."
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if not args.time_scale > 0:
@@ -152,17 +167,21 @@ def main(argv: list[str] | None = None) -> int:
     from .server import ServerThread, create_app, table_of
     from .server.mdns import Advertiser
     from .server.qr import qr_terminal
+    from .server.serving import listen
 
-    ip, found = _choose_ip(args.host_ip)
+    # The port first, before anything else: a host that cannot listen (another host is running) must leave
+    # everything as it was — the running table's journal (--fresh, or a stale table, would set it aside), the
+    # host secret — and announce nothing, open nothing.
     try:
-        app = create_app({"seats": args.seats, "seed": args.seed, "time_scale": args.time_scale,
-                          "bot_level": args.bots, "language": args.language,
-                          "host_secret": load_host_secret(), "journal": journal_file(args.fresh)})
-        server = ServerThread(app, args.bind, args.port)
+        sock = listen(args.bind, args.port)
     except OSError as exc:
-        print(f"cannot listen on port {args.port}: {exc}. Is another Quatro Party running? Try --port.",
-              file=sys.stderr)
+        print(cannot_listen(args.port, args.bind, exc), file=sys.stderr)
         return 1
+    ip, found = _choose_ip(args.host_ip)
+    app = create_app({"seats": args.seats, "seed": args.seed, "time_scale": args.time_scale,
+                      "bot_level": args.bots, "language": args.language,
+                      "host_secret": load_host_secret(), "journal": journal_file(args.fresh)})
+    server = ServerThread(app, sock=sock)
     table = table_of(app)
     port = server.port
     join_url = f"http://{ip}:{port}/"

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import shlex
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -13,7 +16,7 @@ from pathlib import Path
 import pytest
 from simple_websocket import ConnectionClosed
 
-from quatro_party.launch import DEFAULT_PORT, _parser, host_secret_file, load_host_secret
+from quatro_party.launch import DEFAULT_PORT, _parser, cannot_listen, host_secret_file, load_host_secret
 from quatro_party.server.testing import WsClient
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,3 +135,48 @@ def test_an_impatient_burst_of_ctrl_c_still_stops_the_host(state_dir):
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+
+
+def test_a_port_already_in_use_is_said_plainly_and_nothing_is_touched(state_dir, tmp_path, monkeypatch):
+    """A second host started on a busy port (another host, or any program) says so in one plain sentence that
+    names --port, exits with 1 and leaves everything alone: the journal of the table already running (--fresh
+    would set it aside), the browser, mDNS. Before the fix Werkzeug printed its own two lines and exited from
+    inside the server's constructor, after the launcher had already set the journal aside."""
+    journal = state_dir / "table.jsonl"
+    journal.parent.mkdir(parents=True)
+    journal.write_text("the running host's table\n")
+    opened = tmp_path / "browser-opened"
+    # webbrowser runs $BROWSER (with %s the URL): a host that got as far as opening the screen leaves a mark.
+    monkeypatch.setenv("BROWSER", " ".join(shlex.quote(a) for a in (
+        sys.executable, "-c", "import sys; open(sys.argv[1], 'w').write(sys.argv[2])", str(opened), "%s")))
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        proc = _launcher("--port", str(port), "--bind", "127.0.0.1", "--no-mdns", "--fresh", stderr=subprocess.PIPE)
+        try:
+            out, err = proc.communicate(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert proc.returncode == 1, (out, err)
+    other = port + 1 if port < 65535 else port - 1
+    assert err == (f"Port {port} is already in use (another Quatro Party host may be running). "
+                   f"Stop it, or start this one with --port {other}.\n"), err  # that sentence alone: no log lines
+    assert "Traceback" not in out + err
+    assert "running" not in out and "/screen#host=" not in out  # no join URL, no QR code, no big screen
+    assert not opened.exists()
+    assert journal.read_text() == "the running host's table\n"  # neither set aside (--fresh) nor rewritten
+    assert sorted(p.name for p in state_dir.iterdir()) == ["table.jsonl"]  # no lock taken, no secret written
+
+
+def test_why_the_host_cannot_listen_is_one_plain_sentence_with_the_way_out():
+    in_use = OSError(errno.EADDRINUSE, "Address already in use")
+    assert cannot_listen(8765, "0.0.0.0", in_use) == (
+        "Port 8765 is already in use (another Quatro Party host may be running). "
+        "Stop it, or start this one with --port 8766.")
+    assert cannot_listen(65535, "0.0.0.0", in_use).endswith("--port 65534.")  # a port that exists
+    # Any other reason (here --bind with an address this computer does not have) is said as it is.
+    assert cannot_listen(8765, "192.0.2.7", OSError(errno.EADDRNOTAVAIL, "Cannot assign requested address")) == (
+        "Cannot listen on port 8765 of 192.0.2.7: Cannot assign requested address. Check --port and --bind.")
