@@ -25,12 +25,23 @@ from typing import Any
 DEFAULT_PORT = 8765
 
 
+def _port(text: str) -> int:
+    """``--port``: a TCP port number (0 lets the system choose one, as the tests do)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (0 to 65535)")
+    return port
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="quatro-party",
         description="Host a Quatro Party table: phones join by QR code, the big screen shows the table.",
     )
-    ap.add_argument("--port", type=int, default=DEFAULT_PORT,
+    ap.add_argument("--port", type=_port, default=DEFAULT_PORT,
                     help=f"TCP port (default {DEFAULT_PORT}; keep it stable so phones keep their seats)")
     ap.add_argument("--host-ip", metavar="IP",
                     help="the address phones should use (default: best guess; the candidates are listed)")

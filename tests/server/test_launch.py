@@ -69,6 +69,15 @@ def test_options_and_defaults():
         _parser().parse_args(["--seats", "5"])
 
 
+@pytest.mark.parametrize("port", ["70000", "-1", "http"])
+def test_a_port_that_cannot_exist_is_refused_by_the_options(port, capsys):
+    # before, 70000 reached the socket and ended in an OverflowError traceback
+    with pytest.raises(SystemExit) as stop:
+        _parser().parse_args(["--port", port])
+    assert stop.value.code == 2
+    assert "is not a port number" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_stop_closes_every_socket_with_1001_within_two_seconds(signum):
     proc = _launcher("--port", "0", "--bind", "127.0.0.1", "--no-browser", "--no-mdns", "--seats", "6",
