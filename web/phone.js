@@ -391,7 +391,9 @@ function onError(msg) {
     if (localStorage.getItem(TOKEN_KEY)) S.joinMsg = msg.code === 'seat_moved' ? t('seat_moved') : t('bad_token');
     localStorage.removeItem(TOKEN_KEY);
   } else if (msg.code === 'seat_taken') {
-    S.joinMsg = t('seat_taken');
+    // In a game an offline player's seat looks free ("take over?") but is still theirs until the host frees it.
+    const s = what.kind === 'join' && S.view && S.view.seats[what.seat];
+    S.joinMsg = s && S.view.phase !== 'lobby' && s.kind === 'human' && !s.connected ? t('seat_not_freed') : t('seat_taken');
   } else if (what.kind === 'join') {
     S.joinMsg = msg.message;
   } else {
