@@ -220,10 +220,13 @@ const link = new Link('/ws/phone', {
 window.quatroLink = link; // for tests and debugging
 window.quatroAwake = awakeMode;
 
-// Back from a locked screen or another app: a socket can look open and be dead. Ask for a fresh view; with no
-// answer within 3 s, drop that socket and connect a new one (the hello on it resumes the seat).
-document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState !== 'visible' || !link.online) return;
+// Back from a locked screen or another app, or back on the network after a Wi-Fi drop: a socket can look open
+// and be dead (nothing closed it). Ask for a fresh view; with no answer within 3 s, drop that socket and connect
+// a new one (the hello on it resumes the seat).
+document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') probeLink(); });
+window.addEventListener('online', () => probeLink());
+function probeLink() {
+  if (!link.online) return;
   const ws = link.ws;
   const mark = S.lastMsgAt;
   link.send({ type: 'hello', token: localStorage.getItem(TOKEN_KEY) || null });
@@ -234,7 +237,7 @@ document.addEventListener('visibilitychange', () => {
     link.retry = Math.max(link.retry, 1);
     link.connect();
   }, 3000);
-});
+}
 // A long press never opens the browser's menu (the calls are held on purpose); the name field keeps its own.
 document.addEventListener('contextmenu', (e) => { if (e.target.tagName !== 'INPUT') e.preventDefault(); });
 // Any tap while seated (re)arms the screen keep-awake (it needs a user gesture).
