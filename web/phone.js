@@ -24,6 +24,7 @@ const S = {
   sent: new Map(), // message id → {kind, ...}
   swapCoolEnd: 0, // performance.now() ms
   channelCoolEnd: 0,
+  channelSentAt: -1e9, // performance.now() of the last take/release sent (double-tap guard)
   callBusy: false,
   lastEmitAt: 0,
   lastMsgAt: 0, // performance.now() of the last "emitted" event for our seat
@@ -213,6 +214,7 @@ const link = new Link('/ws/phone', {
     if (status === 'open') {
       S.callBusy = false;
       S.pending = null;
+      S.sent.clear(); // replies to what the old socket sent never come
     }
     renderStatus();
   },
@@ -724,7 +726,11 @@ function tapChannel() {
     playMsg(t('channel_wait', { s: wait.toFixed(1) }), 'info', 1200);
     return;
   }
-  send({ type: seat.channel.held ? 'release_channel' : 'take_channel' });
+  // A double tap: the first take/release is still on its way (or its new view is), so the page still shows the
+  // old state; a second one would only come back refused ("Not now") although the first did what was wanted.
+  if (performance.now() - S.channelSentAt < 600) return;
+  for (const w of S.sent.values()) if (w.kind === 'take_channel' || w.kind === 'release_channel') return;
+  if (send({ type: seat.channel.held ? 'release_channel' : 'take_channel' }) != null) S.channelSentAt = performance.now();
 }
 
 function chooseEmoji(e) {
