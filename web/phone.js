@@ -1036,6 +1036,7 @@ function renderReveal() {
   h('span', { class: 'big-score', text: String(tm.score) }),
   r ? h('div', { class: 'hands' }, tm.seats.map((i) => h('div', { class: 'hand-line' },
     h('span', { class: 'who', text: seatName(i) }), miniHand(r.hands[i], r.carres.includes(i))))) : null))));
+  if (over) kids.push(h('p', { class: 'waiting pulse', id: 'over-next', text: t('waiting_new_game') }));
   if (!over && v.clock != null) {
     kids.push(h('div', { class: 'next' }, h('span', { text: t('next_round_in') }),
       h('b', { class: 'countdown-inline' }, h('span', { 'data-ends': String(S.at + v.clock * 1000), text: String(Math.ceil(left(v.clock))) }), ' s')));

@@ -1,0 +1,39 @@
+"""The phone at the end of the game (R34): besides who won, it says what happens next — the host starts a new
+game — so nobody stares at a screen that gives no idea what to do."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import phone_url
+from .phone_helpers import join_on_page, set_position
+
+
+@pytest.mark.live_server(seats=4, public_host="party.test")
+def test_r34_game_over_says_the_host_starts_the_next_game(live_server, phone_context):
+    page, errors = join_on_page(phone_context, phone_url(live_server.port), 0, "Ana")
+    others = {}
+    for seat, name in ((1, "Bruno"), (2, "Chloé"), (3, "Dora")):
+        others[seat] = live_server.phone()
+        others[seat].join(seat, name)
+    screen = live_server.screen()
+    assert screen.host("start_game")["type"] == "ok"
+    for n in range(5):  # five rounds, each won by Chloé's Quatro on Ana's carré (R22, R34)
+        if n:
+            assert screen.host("next_round")["type"] == "ok"
+        expect(page.locator("#btn-ready")).to_be_visible()
+        for c in others.values():
+            c.wait_state(lambda v: v["phase"] == "sign")
+            assert c.act("ready")["type"] == "ok"
+        page.locator("#btn-ready").tap()
+        expect(page.locator("#screen-play")).to_be_visible()
+        set_position(live_server, "AAAA KKQJ KQQJ KQJJ | TTTT")
+        others[2].wait_state(lambda v: v["phase"] == "play")
+        assert others[2].act("call_quatro", confirmed=False)["type"] == "ok"
+        expect(page.locator("#screen-reveal")).to_be_visible()
+    expect(page.locator(".over-title")).to_have_text("Game over")
+    expect(page.locator("#over-next")).to_have_text("Waiting for the host to start a new game…")
+    assert screen.host("new_game")["type"] == "ok"
+    expect(page.locator("#screen-wait")).to_be_visible()
+    assert errors == []
