@@ -290,6 +290,7 @@ function onState(msg) {
       S.selected = null;
       S.callBusy = false;
       S.signPick = null;
+      S.signOkRound = null; // rounds count from 1 again in a new game
       if (S.modal && S.modal !== 'vote') closeModal();
       $('toast').hidden = true;
     }
@@ -348,6 +349,8 @@ function onOk(msg) {
     toast(t('called', { call: what.kind === 'call_quatro' ? t('quatro') : t('contre') }), 'call', 1600);
   } else if (what.kind === 'answer_vote') {
     closeModal('vote');
+  } else if (what.kind === 'pick_sign') {
+    S.signOkRound = S.view && S.view.round;
   }
 }
 
@@ -615,14 +618,14 @@ function renderSign() {
     h('small', { text: fixed ? t('sign_fixed') : pick ? t('not_locked') : t('sign_title') }));
   const lockBtn = !fixed && h('button', {
     type: 'button', class: 'btn', id: 'btn-lock', disabled: !S.signPick,
-    onclick: () => { if (S.signPick) send({ type: 'pick_sign', sign: S.signPick }, { sign: S.signPick }); },
+    onclick: () => { if (S.signPick) pickSign(S.signPick); },
   }, t('lock_sign', { sign: S.signPick || '' }));
   const readyBtn = h('button', {
     type: 'button', class: `btn primary${seat.ready ? ' done' : ''}`, id: 'btn-ready', disabled: seat.ready,
     'aria-label': t('ready_label'),
     onclick: () => {
       keepAwake();
-      if (!you.sign && S.signPick) send({ type: 'pick_sign', sign: S.signPick }, { sign: S.signPick });
+      if (!you.sign && S.signPick) pickSign(S.signPick);
       send({ type: 'ready' });
     },
   }, seat.ready ? t('ready_done') : t('ready'));
@@ -642,6 +645,14 @@ function renderSign() {
       class: `team-${s.team}${s.ready ? ' ok' : ''}${s.connected ? '' : ' gone'}`,
     }, h('b', { class: 'shape', text: TEAM_SHAPES[s.team] }), s.seat === you.seat ? t('you_tag') : s.name,
     s.ready ? ' ✓' : ' …'))));
+}
+
+// Send our team's sign once. A double tap on "Lock in" (or "Lock in" then "Ready" before the new view arrived)
+// sent it twice, and the second came back "Your partner already picked the sign" although we had.
+function pickSign(sign) {
+  for (const w of S.sent.values()) if (w.kind === 'pick_sign') return; // the first tap is on its way
+  if (S.signOkRound === S.view.round) return; // ours was accepted: the view will show it fixed
+  send({ type: 'pick_sign', sign }, { sign });
 }
 
 // ----- play
