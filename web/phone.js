@@ -25,6 +25,7 @@ const S = {
   swapCoolEnd: 0, // performance.now() ms
   channelCoolEnd: 0,
   channelSentAt: -1e9, // performance.now() of the last take/release sent (double-tap guard)
+  reshuffleSentAt: -1e9, // … and of the last reshuffle request
   callBusy: false,
   lastEmitAt: 0,
   lastMsgAt: 0, // performance.now() of the last "emitted" event for our seat
@@ -751,7 +752,11 @@ function chooseEmoji(e) {
 
 function tapReshuffle() {
   keepAwake();
-  send({ type: 'request_reshuffle' });
+  // A double tap: the second request, sent before the new view disabled the button, came back "A vote is already
+  // running" — about the vote this very tap opened.
+  if (performance.now() - S.reshuffleSentAt < 600) return;
+  for (const w of S.sent.values()) if (w.kind === 'request_reshuffle') return;
+  if (send({ type: 'request_reshuffle' }) != null) S.reshuffleSentAt = performance.now();
 }
 
 function fireQuatro() {
