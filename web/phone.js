@@ -24,8 +24,6 @@ const S = {
   sent: new Map(), // message id → {kind, ...}
   swapCoolEnd: 0, // performance.now() ms
   channelCoolEnd: 0,
-  channelSentAt: -1e9, // performance.now() of the last take/release sent (double-tap guard)
-  reshuffleSentAt: -1e9, // … and of the last reshuffle request
   callBusy: false,
   lastEmitAt: 0,
   lastMsgAt: 0, // performance.now() of the last "emitted" event for our seat
@@ -82,11 +80,25 @@ function fillCard(el, c) {
   el.dataset.card = c.id;
 }
 
+const sentAt = {}; // message type → performance.now() when the last one went out
+
 function send(msg, meta = {}) {
   const id = link.send(msg);
-  if (id != null) S.sent.set(id, { kind: msg.type, ...meta });
-  else toast(t('reconnecting'), 'warn');
+  if (id != null) {
+    S.sent.set(id, { kind: msg.type, ...meta });
+    sentAt[msg.type] = performance.now();
+  } else toast(t('reconnecting'), 'warn');
   return id;
+}
+
+// Double-tap guard: one of these messages is still unanswered, or went out less than 0.6 s ago (its new view may
+// not be here yet). A second one would only come back refused — "Not now", "A vote is already running" — although
+// the first did what the player wanted.
+function justSent(...kinds) {
+  const now = performance.now();
+  if (kinds.some((k) => now - (sentAt[k] ?? -1e9) < 600)) return true;
+  for (const w of S.sent.values()) if (kinds.includes(w.kind)) return true;
+  return false;
 }
 
 let toastTimer = null;
@@ -292,6 +304,7 @@ function onState(msg) {
       S.callBusy = false;
       S.signPick = null;
       S.signOkRound = null; // rounds count from 1 again in a new game
+      for (const k of Object.keys(sentAt)) delete sentAt[k]; // taps of the last phase guard nothing in this one
       if (S.modal && S.modal !== 'vote') closeModal();
       $('toast').hidden = true;
     }
@@ -627,7 +640,7 @@ function renderSign() {
     onclick: () => {
       keepAwake();
       if (!you.sign && S.signPick) pickSign(S.signPick);
-      send({ type: 'ready' });
+      if (!justSent('ready')) send({ type: 'ready' }); // a second one would be refused: "Not now"
     },
   }, seat.ready ? t('ready_done') : t('ready'));
   $('sign-body').replaceChildren(
@@ -651,7 +664,7 @@ function renderSign() {
 // Send our team's sign once. A double tap on "Lock in" (or "Lock in" then "Ready" before the new view arrived)
 // sent it twice, and the second came back "Your partner already picked the sign" although we had.
 function pickSign(sign) {
-  for (const w of S.sent.values()) if (w.kind === 'pick_sign') return; // the first tap is on its way
+  if (justSent('pick_sign')) return; // the first tap is on its way
   if (S.signOkRound === S.view.round) return; // ours was accepted: the view will show it fixed
   send({ type: 'pick_sign', sign }, { sign });
 }
@@ -738,11 +751,8 @@ function tapChannel() {
     playMsg(t('channel_wait', { s: wait.toFixed(1) }), 'info', 1200);
     return;
   }
-  // A double tap: the first take/release is still on its way (or its new view is), so the page still shows the
-  // old state; a second one would only come back refused ("Not now") although the first did what was wanted.
-  if (performance.now() - S.channelSentAt < 600) return;
-  for (const w of S.sent.values()) if (w.kind === 'take_channel' || w.kind === 'release_channel') return;
-  if (send({ type: seat.channel.held ? 'release_channel' : 'take_channel' }) != null) S.channelSentAt = performance.now();
+  if (justSent('take_channel', 'release_channel')) return;
+  send({ type: seat.channel.held ? 'release_channel' : 'take_channel' });
 }
 
 function chooseEmoji(e) {
@@ -752,11 +762,8 @@ function chooseEmoji(e) {
 
 function tapReshuffle() {
   keepAwake();
-  // A double tap: the second request, sent before the new view disabled the button, came back "A vote is already
-  // running" — about the vote this very tap opened.
-  if (performance.now() - S.reshuffleSentAt < 600) return;
-  for (const w of S.sent.values()) if (w.kind === 'request_reshuffle') return;
-  if (send({ type: 'request_reshuffle' }) != null) S.reshuffleSentAt = performance.now();
+  if (justSent('request_reshuffle')) return; // else "A vote is already running" about this very tap's vote
+  send({ type: 'request_reshuffle' });
 }
 
 function fireQuatro() {

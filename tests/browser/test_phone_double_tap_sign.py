@@ -28,3 +28,23 @@ def test_r8_double_tap_on_lock_in_does_not_blame_the_partner(live_server, phone_
     toast = page.locator("#toast")
     assert toast.is_hidden() or "partner" not in toast.inner_text(), toast.inner_text()
     assert errors == []
+
+
+@pytest.mark.live_server(seats=4, public_host="party.test")
+def test_r11_double_tap_on_ready_says_ready_without_a_refusal(live_server, phone_context):
+    page, errors = join_on_page(phone_context, phone_url(live_server.port), 0, "Ana")
+    others = {}
+    for seat, name in ((1, "Bruno"), (2, "Chloé"), (3, "Dora")):
+        others[seat] = live_server.phone()
+        others[seat].join(seat, name)
+    screen = live_server.screen()
+    assert screen.host("start_game")["type"] == "ok"
+    expect(page.locator("#screen-sign")).to_be_visible()
+    page.locator('#sign-body [data-emoji="🦊"]').tap()
+    page.locator("#btn-ready").dblclick()  # picks the sign and says ready, once each
+    expect(page.locator("#btn-ready")).to_be_disabled()
+    expect(page.locator(".sign-big.fixed #team-sign")).to_have_text("🦊")
+    page.wait_for_timeout(500)  # any refusal would be back by now; read at once: the toast fades
+    toast = page.locator("#toast")
+    assert toast.is_hidden(), toast.inner_text()
+    assert errors == []
