@@ -149,3 +149,11 @@ def page_bytes() -> dict[str, int]:
             todo.append((f.parent / rel).resolve())
     files = sorted(set(p.resolve() for p in files) | seen)
     return {str(p.relative_to(WEB.resolve())): p.stat().st_size for p in files}
+
+
+def shot(page, screenshot_dir, state: str) -> None:
+    """A picture of the page once its short motions (card slides, fades) have settled."""
+    page.evaluate("""() => Promise.all(document.getAnimations()
+        .filter(a => { const d = a.effect && a.effect.getTiming().duration; const t = a.effect && a.effect.getTiming(); return typeof d === 'number' && d <= 600 && t.iterations !== Infinity; })
+        .map(a => a.finished.catch(() => null)))""")
+    page.screenshot(path=str(screenshot_dir / f"phone-{state}.png"))

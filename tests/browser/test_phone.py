@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from .conftest import phone_url
 from .phone_helpers import (
-    StateGate, decode_qr, hand_ids, hold, join_on_page, latest_view, page_bytes, set_position,
+    StateGate, decode_qr, hand_ids, hold, join_on_page, latest_view, page_bytes, set_position, shot,
 )
 
 VIBRATE_SPY = """
@@ -26,14 +26,6 @@ Object.defineProperty(Navigator.prototype, 'vibrate', {
   configurable: true, value: function (pattern) { window.__vibrations.push(pattern); return true; },
 });
 """
-
-
-def shot(page, screenshot_dir, state: str) -> None:
-    """A picture of the page once its short motions (card slides, fades) have settled."""
-    page.evaluate("""() => Promise.all(document.getAnimations()
-        .filter(a => { const d = a.effect && a.effect.getTiming().duration; const t = a.effect && a.effect.getTiming(); return typeof d === 'number' && d <= 600 && t.iterations !== Infinity; })
-        .map(a => a.finished.catch(() => null)))""")
-    page.screenshot(path=str(screenshot_dir / f"phone-{state}.png"))
 
 
 def ranks(page, where: str):
