@@ -409,11 +409,18 @@ class Table:
             "join_url": self.join_url,
             "mdns_name": self.mdns_name,
             "bots": {str(s): level for s, (level, _, _) in sorted(self.bots.items())},
+            "freed": self._freed(),
             "settings": dict(self.settings),
         }
         if conn.kind == "screen":
             table["host"] = conn.is_host
         return table
+
+    def _freed(self) -> list[int]:
+        """The human seats nobody holds the token of (the host freed them): the next phone to ``join`` one
+        takes it over, hand and all (R33). Public: an offline seat is not in it (its token still holds it)."""
+        return [s for s, seat in enumerate(self.game.seats)
+                if seat.kind is SeatKind.HUMAN and s not in self.seat_tokens and s not in self.bots]
 
     def _state_text(self, conn: Connection, events: list[dict[str, Any]], now: float,
                     cache: dict[Any, str]) -> str:

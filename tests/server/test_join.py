@@ -91,3 +91,66 @@ def test_a_socket_holds_one_seat_at_a_time(live_server):
     assert view["seats"][1]["connected"]
     ana.send({"type": "hello", "token": None})  # back to the join page: the seat shows disconnected
     screen.wait_state(lambda v: not v["seats"][1]["connected"])
+
+
+def _four_in_a_game(server):
+    screen = server.screen()
+    phones = [server.phone() for _ in range(4)]
+    for seat, phone in enumerate(phones):
+        phone.join(seat, f"P{seat}")
+    assert screen.host("start_game")["type"] == "ok"
+    for phone in phones:
+        phone.wait_state(lambda v: v["phase"] == "sign", timeout=5)
+    return screen, phones
+
+
+def _tokens_in(server, clients) -> set[str]:
+    """Every seat token the server knows now, and every one a client was ever given."""
+    tokens = set(server.table.call(lambda: list(server.table.tokens)))
+    for c in clients:
+        tokens.update(m["token"] for m in c.messages if m.get("type") == "joined")
+    return tokens
+
+
+def test_r33_a_freed_seat_is_told_apart_from_an_offline_one_and_no_token_leaves(live_server):
+    """``table.freed`` (public) lists the human seats nobody holds the token of: an offline seat is not in it,
+    a seat the host freed is, until a phone or a bot takes it over. No state frame holds a seat token (R39)."""
+    screen, phones = _four_in_a_game(live_server)
+    watcher = live_server.screen(host=False)
+    assert screen.state["table"]["freed"] == []
+    phones[1].close()  # Bob's phone dies: his seat is offline, still his (R33)
+    view = screen.wait_state(lambda v: not v["seats"][1]["connected"])
+    assert screen.state["table"]["freed"] == [] and view["seats"][1]["kind"] == "human"
+    onlooker = live_server.phone()  # a phone on the join page sees the same public fact
+    assert onlooker.state["table"]["freed"] == []
+    assert screen.host("add_bot", seat=1)["code"] == "seat_taken"  # not freed yet: still Bob's
+    clients = [screen, watcher, onlooker, *phones]
+    tokens = _tokens_in(live_server, clients)
+    assert screen.host("free_seat", seat=1)["type"] == "ok"
+    for c in (screen, watcher, onlooker, phones[0]):
+        c.expect(lambda m: m.get("type") == "state" and m["table"]["freed"] == [1])
+    assert screen.state["view"]["seats"][1]["name"] == "P1"  # the seat keeps its player's name and hand
+    newt = live_server.phone()
+    assert newt.state["table"]["freed"] == [1]
+    newt.join(1, "Newt")
+    screen.expect(lambda m: m.get("type") == "state" and m["table"]["freed"] == []
+                  and m["view"]["seats"][1]["name"] == "Newt")
+    clients.append(newt)
+    tokens |= _tokens_in(live_server, clients)
+    # The host frees it again and puts a bot there instead (add_bot on a freed human seat in a game).
+    assert screen.host("free_seat", seat=1)["type"] == "ok"
+    screen.expect(lambda m: m.get("type") == "state" and m["table"]["freed"] == [1])
+    assert screen.host("add_bot", seat=1, level="easy")["type"] == "ok"
+    msg = screen.expect(lambda m: m.get("type") == "state" and m["view"]["seats"][1]["kind"] == "bot")
+    assert msg["table"]["freed"] == [] and msg["table"]["bots"] == {"1": "easy"}
+    assert live_server.summary()["bots"] == {1: "easy"}
+    for c in clients:
+        if not c.closed:
+            c.drain()
+    assert len(tokens) >= 5
+    for c in clients:
+        states = [f for f in c.frames if f.startswith('{"type":"state"')]
+        assert states
+        for text in states:
+            for token in tokens:
+                assert token not in text, f"a seat token reached a state frame of {c}"
