@@ -173,13 +173,17 @@ function renderSeats() {
   const reveal = (view.phase === 'pause' || view.phase === 'over') && view.result;
   const [rx, ry] = lobby ? [44, 42] : [43, 41];
   const bots = table.bots || {};
+  // Human seats nobody holds the token of (the host tapped "Free"): the next phone to join one takes it over.
+  const freedSeats = table.freed || [];
   for (const s of view.seats) {
+    const freed = s.kind === 'human' && freedSeats.includes(s.seat);
     const pos = seatPosition(s.seat, n, rx, ry);
     const plate = el('div', `seat team-${s.team} kind-${s.kind}`);
     plate.dataset.seat = String(s.seat);
     plate.style.left = `${pos.x}%`;
     plate.style.top = `${pos.y}%`;
-    if (s.kind !== 'empty' && !s.connected) plate.classList.add('disconnected');
+    if (freed) plate.classList.add('freed');
+    else if (s.kind !== 'empty' && !s.connected) plate.classList.add('disconnected');
     if (s.channel && s.channel.held) plate.classList.add('held');
 
     const head = el('div', 'seat-head');
@@ -191,6 +195,19 @@ function renderSeats() {
     const meta = el('div', 'seat-meta');
     if (s.kind === 'empty') {
       meta.append(el('span', 'muted', t('waiting_phone')));
+    } else if (freed) {
+      // Not "offline": nobody's seat any more. The join QR is only on the lobby's hero, so the plate carries one.
+      const box = el('div', 'freed-box');
+      if (view.phase !== 'over') {
+        const qr = el('img', 'qr-mini');
+        qr.src = '/qr.svg';
+        qr.alt = '';
+        box.append(qr);
+      }
+      const words = el('div', 'freed-text');
+      words.append(el('b', '', t('freed_title')), el('span', '', lobby ? t('freed_lobby') : t('freed_hand')));
+      box.append(words);
+      meta.append(box);
     } else {
       const badge = el('span', 'badge');
       const level = bots[s.seat] || bots[String(s.seat)];
@@ -240,7 +257,11 @@ function renderSeats() {
       if (lobby) {
         if (s.kind === 'empty') ctl.append(button(t('add_bot'), () => send({ type: 'add_bot', seat: s.seat }), 'add-bot'));
         if (s.kind === 'bot') ctl.append(button(t('remove_bot'), () => send({ type: 'remove_bot', seat: s.seat }), 'remove-bot'));
+        if (freed) ctl.append(button(t('add_bot'), () => send({ type: 'add_bot', seat: s.seat }), 'add-bot'));
         if (s.kind === 'human') ctl.append(button(t('free'), () => send({ type: 'free_seat', seat: s.seat }), 'free-seat'));
+      } else if (freed && view.phase !== 'over') {
+        // A freed seat in a game: a bot can play its hand until (unless) a phone takes it over.
+        ctl.append(button(t('add_bot'), () => send({ type: 'add_bot', seat: s.seat }), 'add-bot'));
       } else if (s.kind === 'human' && !s.connected && view.phase !== 'over') {
         ctl.append(button(t('free'), () => send({ type: 'free_seat', seat: s.seat }), 'free-seat'));
       }

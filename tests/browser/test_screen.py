@@ -215,6 +215,39 @@ def test_host_lets_a_player_move_to_another_device(live_server, tv_context):
     assert screen.errors == []
 
 
+@pytest.mark.live_server(seats=4, public_host=PUBLIC, bot_level="easy")
+def test_r33_a_freed_seat_looks_free_and_the_host_can_put_a_bot_there(live_server, tv_context, screenshot_dir):
+    """R33: "Free" on an offline player's seat in a game changes what the TV shows: the seat (hand kept) says it
+    can be taken over from a phone, and its host control is now "+ Bot", which puts a bot on that hand."""
+    phones = [join(live_server, s, n) for s, n in enumerate(["Ana", "Bruno", "Chloé", "Dan"])]
+    screen = open_screen(tv_context, live_server)
+    page = screen.page
+    page.click("#start-slot .start-game")
+    to_play(phones)
+    screen.wait_phase("play")
+    phones[1].close()  # Bruno's phone dies: offline, still his (R33)
+    plate = page.locator('.seat[data-seat="1"]')
+    screen.wait("document.querySelector('.seat[data-seat=\"1\"] .free-seat') !== null")
+    assert "offline" in plate.inner_text() and plate.locator(".add-bot").count() == 0
+    assert "take over" not in plate.inner_text()
+    page.click('.seat[data-seat="1"] .free-seat')
+    screen.wait("document.querySelector('.seat[data-seat=\"1\"].freed') !== null", timeout=5)
+    text = plate.inner_text()
+    assert "Bruno" in text and "scan to take over" in text and "hand kept" in text
+    assert "offline" not in text and plate.locator(".free-seat").count() == 0
+    assert plate.locator(".add-bot").count() == 1
+    assert page.locator(".seat.freed").count() == 1  # only that one
+    time.sleep(0.5)
+    screen.assert_fits()
+    screen.shot(screenshot_dir, "play-freed-seat")
+    page.click('.seat[data-seat="1"] .add-bot')
+    screen.wait("window.quatroScreen.view.seats[1].kind === 'bot'", timeout=5)
+    screen.wait("document.querySelector('.seat[data-seat=\"1\"].freed') === null", timeout=5)
+    assert "bot" in plate.inner_text().lower()
+    assert live_server.summary()["bots"] == {1: "easy"}
+    assert screen.errors == []
+
+
 @pytest.mark.live_server(seats=8, public_host=PUBLIC, bot_level="easy")
 def test_r6_a_screen_opened_mid_round_still_says_the_hands_were_redealt(live_server, tv_context):
     """R6: the re-deal notice is not only an event: a big screen opened (or reloaded) after the deal shows it too."""
