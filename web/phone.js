@@ -413,9 +413,9 @@ function onError(msg) {
     if (localStorage.getItem(TOKEN_KEY)) S.joinMsg = msg.code === 'seat_moved' ? t('seat_moved') : t('bad_token');
     localStorage.removeItem(TOKEN_KEY);
   } else if (msg.code === 'seat_taken') {
-    // In a game an offline player's seat looks free ("take over?") but is still theirs until the host frees it.
+    // An offline player's seat is still theirs until the host frees it; a freed one may have just been taken.
     const s = what.kind === 'join' && S.view && S.view.seats[what.seat];
-    S.joinMsg = s && S.view.phase !== 'lobby' && s.kind === 'human' && !s.connected ? t('seat_not_freed') : t('seat_taken');
+    S.joinMsg = s && s.kind === 'human' && !s.connected && !seatFreed(s) ? t('seat_not_freed') : t('seat_taken');
   } else if (what.kind === 'join') {
     S.joinMsg = msg.message;
   } else {
@@ -523,7 +523,8 @@ function changed(screen, ...parts) {
 
 function renderJoin() {
   const v = S.view;
-  if (!changed('join', v && v.phase, v && v.seats.map((s) => [s.kind, s.name, s.connected]), S.joinMsg)) return;
+  if (!changed('join', v && v.phase, v && v.seats.map((s) => [s.kind, s.name, s.connected]), S.table.freed,
+    S.joinMsg)) return;
   $('name-label').textContent = t('name_label');
   const input = $('name');
   input.placeholder = t('name_placeholder');
@@ -538,12 +539,20 @@ function renderJoin() {
     h('div', { class: 'pair' }, tm.seats.map((i) => seatButton(v.seats[i], n, tm.team)))));
   list.replaceChildren(...rows);
   const free = v.seats.some(seatFree);
-  if (!free && !S.joinMsg) $('join-msg').textContent = v.phase === 'lobby' ? t('no_free_seat') : t('game_running');
+  const offline = v.seats.some((s) => s.kind === 'human' && !s.connected && !seatFreed(s));
+  if (!free && !S.joinMsg) {
+    $('join-msg').textContent = offline ? t('ask_host_free') : v.phase === 'lobby' ? t('no_free_seat') : t('game_running');
+  }
+}
+
+function seatFreed(s) {
+  // A player's seat the host freed (table.freed): its hand waits for the next phone to join it (R33).
+  return s.kind === 'human' && (S.table.freed || []).includes(s.seat);
 }
 
 function seatFree(s) {
-  // An empty seat, or (during a game) a player's seat nobody is connected to: the host may have freed it.
-  return s.kind === 'empty' || (S.view.phase !== 'lobby' && s.kind === 'human' && !s.connected);
+  // An empty seat or a freed one. A seat that is merely offline is still its player's (their token holds it).
+  return s.kind === 'empty' || seatFreed(s);
 }
 
 function seatButton(s, n, tm) {
@@ -557,6 +566,7 @@ function seatButton(s, n, tm) {
   }, h('span', { class: 'seat-no', text: `${s.seat + 1}` }),
   h('span', { class: 'seat-text' }, h('span', { class: 'seat-name', text: label }),
     free ? h('small', { text: s.kind === 'empty' ? t('sit_here') : t('take_over') }) : null,
+    !free && s.kind === 'human' && !s.connected ? h('small', { text: t('offline_ask_host') }) : null,
     s.kind === 'bot' ? h('small', { text: t('bot') }) : null));
 }
 
