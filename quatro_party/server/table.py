@@ -24,6 +24,7 @@ import random
 import secrets
 import threading
 import time
+import unicodedata
 from typing import Any, Callable
 
 from .. import protocol as p
@@ -32,6 +33,7 @@ from ..engine import (
     Game, NewGame, Phase, SeatKind, SetConnected, SetSeatCount, Sit, StartGame, StartNextRound, Timing,
     seat_view, table_view,
 )
+from ..engine.game import MAX_NAME_LENGTH
 from ..engine.refusals import Reason, Refusal
 from .connection import Connection
 from .journal import Journal, JournalError, command_entry, command_from, entry_kind, lock, read, set_aside
@@ -48,6 +50,32 @@ RESUME_EPSILON = 1e-6
 BOT_NAMES = ("Ada", "Bix", "Cleo", "Dex", "Eno", "Fay", "Gus", "Hal")
 
 _STOP = object()
+
+
+def _name_key(name: str) -> str:
+    """What two names must differ in: not case, not accents, not spacing ("Chloé" = "chloe " = "CHLOE")."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    return " ".join(bare.casefold().split())
+
+
+def distinct_name(name: str, others: list[str]) -> str:
+    """``name`` (trimmed), or with a number ("Ana 2", "Ana 3"…) when one of ``others`` already reads the same
+    (:func:`_name_key`); kept within the engine's length by shortening the name. A name the engine would
+    refuse anyway (empty, too long, not printable) is given back unchanged, for the engine to refuse.
+
+    >>> distinct_name("ana", ["Ana", "Bot Ada"]), distinct_name("Ana", ["ÁNA", "ana 2"])
+    ('ana 2', 'Ana 3')
+    """
+    name = name.strip()
+    if not 1 <= len(name) <= MAX_NAME_LENGTH or not name.isprintable():
+        return name
+    taken = {_name_key(o) for o in others if o}
+    candidate, n = name, 1
+    while _name_key(candidate) in taken:
+        n += 1
+        suffix = f" {n}"
+        candidate = name[:MAX_NAME_LENGTH - len(suffix)].rstrip() + suffix
+    return candidate
 
 
 _dumps = p.json_text  # every frame: compact UTF-8 JSON, emoji unescaped
@@ -665,7 +693,7 @@ class Table:
             self._error(conn, "wrong_phase", "seats are taken in the lobby", msg.id)
             return
         # An empty lobby seat, or (in a game) a human seat the host freed: this phone takes it, hand and all.
-        refusal = self._apply(Sit(seat, SeatKind.HUMAN, msg.name))
+        refusal = self._apply(Sit(seat, SeatKind.HUMAN, self._distinct_name(seat, msg.name)))
         if refusal is not None:
             self._send(conn, p.refused_message(refusal, msg.id))
             return
@@ -734,8 +762,13 @@ class Table:
         conn.seat, conn.greeted = seat, True
         return (level, bot, conn)
 
+    def _distinct_name(self, seat: int, name: str) -> str:
+        """``name`` for ``seat``, numbered if another seat (a bot's too) already has it; the seat's own name
+        does not count (a player taking their freed seat back, a bot changing level keep theirs)."""
+        return distinct_name(name, [s.name for i, s in enumerate(self.game.seats) if i != seat])
+
     def _put_bot(self, seat: int, level: str) -> Refusal | None:
-        name = f"Bot {BOT_NAMES[seat % len(BOT_NAMES)]}"
+        name = self._distinct_name(seat, f"Bot {BOT_NAMES[seat % len(BOT_NAMES)]}")
         entry = self._new_bot(seat, level)
         refusal = self._apply(Sit(seat, SeatKind.BOT, name))
         if refusal is not None:

@@ -154,3 +154,31 @@ def test_r33_a_freed_seat_is_told_apart_from_an_offline_one_and_no_token_leaves(
         for text in states:
             for token in tokens:
                 assert token not in text, f"a seat token reached a state frame of {c}"
+
+
+@pytest.mark.live_server(seats=8)
+def test_two_seats_never_share_a_name_case_accents_and_bots_count(live_server):
+    """A name another seat already has (ignoring case and accents, a bot's included) gets a number: "Ana 2",
+    within the engine's 20 characters, so the TV and the result sentences can tell the players apart."""
+    screen = live_server.screen()
+    phones = {}
+    for seat, name in [(0, "Ana"), (1, "ana"), (2, " Âna "), (4, "Bot Dex"),
+                       (6, "Abcdefghijklmnopqrst"), (7, "abcdefghijklmnopqrst")]:
+        phones[seat] = live_server.phone()
+        phones[seat].join(seat, name)
+    assert screen.host("fill_bots")["type"] == "ok"  # seat 3's bot is "Bot Dex": a human has that name
+    view = screen.wait_state(lambda v: all(s["kind"] != "empty" for s in v["seats"]))
+    names = [s["name"] for s in view["seats"]]
+    assert names == ["Ana", "ana 2", "Âna 3", "Bot Dex 2", "Bot Dex", "Bot Fay", "Abcdefghijklmnopqrst",
+                     "abcdefghijklmnopqr 2"]
+    assert phones[1].wait_state(lambda v: "you" in v)["seats"][1]["name"] == "ana 2"
+    assert phones[4].act("leave")["type"] == "ok"
+    phones[4].join(4, "BOT FAY")  # a bot's name counts too
+    assert screen.wait_state(lambda v: v["seats"][4]["kind"] == "human")["seats"][4]["name"] == "BOT FAY 2"
+    assert screen.host("add_bot", seat=5, level="hard")["type"] == "ok"  # a bot's own name is not a clash
+    screen.drain()
+    assert screen.state["view"]["seats"][5]["name"] == "Bot Fay"
+    bad = live_server.phone()
+    assert phones[0].act("leave")["type"] == "ok"
+    ref = bad.send({"type": "join", "seat": 0, "name": "x" * 21})  # still the engine's to refuse
+    assert bad.reply(ref)["reason"] == "bad_name"
