@@ -78,8 +78,9 @@ class StateGate:
         self.lock = threading.Lock()
         self.connections = 0  # WebSockets the page opened so far
         self.dead: set[int] = set()  # connections that silently swallow everything (a phone back from sleep)
+        self.sent: list[tuple[int, str]] = []  # (connection, text) of every message the page sent
 
-    def route(self, page: Any) -> None:
+    def route(self, page: Any, path: str = "**/ws/phone") -> None:
         def handler(ws: Any) -> None:
             server = ws.connect_to_server()
             with self.lock:
@@ -87,6 +88,8 @@ class StateGate:
                 number = self.connections
 
             def up(message: str | bytes) -> None:
+                with self.lock:
+                    self.sent.append((number, message if isinstance(message, str) else message.decode()))
                 if number not in self.dead:
                     server.send(message)
 
@@ -103,7 +106,7 @@ class StateGate:
             server.on_message(down)
             ws.on_message(up)
 
-        page.route_web_socket("**/ws/phone", handler)
+        page.route_web_socket(path, handler)
 
     def kill_current(self) -> None:
         """The page's current socket stays 'open' but nothing passes any more, either way."""

@@ -1,8 +1,24 @@
 // A JSON WebSocket that reconnects by itself (network blip, locked phone, server restart).
 // On every (re)connection it sends `hello()` again, so the server answers with a full, fresh view.
+// A socket that goes quiet is checked (see LIVENESS): a link that died without closing is replaced.
 //
 //   const link = new Link('/ws/phone', { hello: () => ({type: 'hello', token}), onMessage, onStatus });
 //   link.send({type: 'ready'});   // returns the id it attached, or null while offline
+
+// Liveness. Browsers never show ping frames to JavaScript, so a socket that died without a close (flaky Wi-Fi,
+// a phone back from sleep) looks open for minutes while the server (its pings: 5 s, dropped after ~10 s) has long
+// marked the seat disconnected. After QUIET ms with nothing received, the link sends its hello again (the server
+// answers every hello with a fresh `state`; a repeated hello on a socket keeps its seat or host rights); if nothing
+// at all arrives within ANSWER ms, the socket is closed and a new one connects (backoff, 'reconnecting').
+// - quietMs 10 s: in play the host sends a state at every change, so a live game rarely goes 10 s without one
+//   (and then a probe is one more hello); the lobby and the 30 s pause can be quiet for long, and there a probe costs one hello
+//   and one state every 10 s per socket, answered, so the socket is kept (no churn). 10 s matches the server's
+//   own ~10 s timeout: the page learns it is offline about when the table does.
+// - answerMs 4 s: a live LAN answers in milliseconds; 4 s leaves room for a busy host or a slow radio before a
+//   socket is given up (a dead one is noticed within ~14 s).
+// Tests shorten both with `window.quatroLinkTiming = {quietMs, answerMs}` (set before the page loads).
+const LIVENESS = { quietMs: 10000, answerMs: 4000, ...(globalThis.quatroLinkTiming || {}) };
+const PROBE_ID = 'probe'; // the id of a liveness hello: the server echoes it in its reply
 
 export class Link {
   constructor(path, { hello, onMessage, onStatus = () => {} }) {
@@ -13,7 +29,11 @@ export class Link {
     this.nextId = 1;
     this.retry = 0;
     this.ws = null;
-    this.timer = null;
+    this.timer = null; // the next reconnection attempt
+    this.watchdog = null; // the one liveness timer of the open socket
+    this.lastRx = 0; // performance.now() of the last message received
+    this.probedAt = null; // when the liveness hello went out, while it is unanswered
+    this.errorCodes = new Set(); // error codes this socket already delivered
     this.closedByUs = false;
     // A phone waking up or coming back to the tab: check at once rather than wait for the backoff.
     document.addEventListener('visibilitychange', () => {
@@ -31,6 +51,7 @@ export class Link {
 
   connect() {
     clearTimeout(this.timer);
+    clearTimeout(this.watchdog);
     this.onStatus(this.retry ? 'reconnecting' : 'connecting');
     let ws;
     try {
@@ -41,21 +62,66 @@ export class Link {
     }
     this.ws = ws;
     ws.onopen = () => {
+      if (this.ws !== ws) return;
       this.retry = 0;
       this.onStatus('open');
       ws.send(JSON.stringify(this.hello()));
+      this.lastRx = performance.now();
+      this.probedAt = null;
+      this.errorCodes.clear();
+      this.arm(ws, LIVENESS.quietMs);
     };
     ws.onmessage = (e) => {
+      if (this.ws !== ws) return; // a socket given up: its late replies (e.g. 'seat_moved') are not ours any more
+      this.lastRx = performance.now();
+      this.probedAt = null;
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
+      if (msg && msg.type === 'error') {
+        // The probe asks "are you there?": an error the page was already told (a screen's wrong host secret)
+        // is not news, and must not come back as a notice every quiet 10 s.
+        if (msg.id === PROBE_ID && this.errorCodes.has(msg.code)) return;
+        this.errorCodes.add(msg.code);
+      }
       this.onMessage(msg);
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;
+      clearTimeout(this.watchdog);
       this.ws = null;
       if (!this.closedByUs) this.schedule();
     };
     ws.onerror = () => { try { ws.close(); } catch { /* already closing */ } };
+  }
+
+  // The liveness timer: one timeout per open socket, re-armed from the time of the last message (a message does
+  // not touch the timer, so a busy game costs nothing).
+  arm(ws, ms) {
+    clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(() => this.check(ws), Math.max(0, ms));
+  }
+
+  check(ws) {
+    if (this.ws !== ws || this.closedByUs) return;
+    const now = performance.now();
+    if (this.probedAt === null) {
+      const quiet = now - this.lastRx;
+      if (quiet < LIVENESS.quietMs && ws.readyState === WebSocket.OPEN) {
+        this.arm(ws, LIVENESS.quietMs - quiet);
+        return;
+      }
+      if (ws.readyState === WebSocket.OPEN) {
+        this.probedAt = now;
+        ws.send(JSON.stringify({ ...this.hello(), id: PROBE_ID }));
+        this.arm(ws, LIVENESS.answerMs);
+        return;
+      }
+    }
+    // Nothing since the probe (or a socket stuck closing): give it up and connect a new one.
+    this.ws = null; // its close, whenever it comes, is ignored
+    this.probedAt = null;
+    try { ws.close(); } catch { /* already dead */ }
+    this.schedule();
   }
 
   schedule() {

@@ -1,0 +1,161 @@
+"""A socket that died without closing (flaky Wi-Fi: no close, no error, nothing passes) must be noticed by the page
+itself: browsers never show the server's pings to JavaScript. ``Link`` (web/shared/socket.js, phone and TV) says
+hello again after a quiet spell and replaces the socket when nothing answers; a quiet but live socket (the lobby,
+the pause) is kept, and the repeated hello changes nothing on the table (R33: the seat stays its player's).
+
+The thresholds are shortened for the test through ``window.quatroLinkTiming`` (an init script), so nothing sleeps
+for the real 10 s + 4 s. The sockets go through Playwright's WebSocket routing (``StateGate``): a "dead" socket
+stays open in the browser but nothing passes either way.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import phone_url
+from .phone_helpers import StateGate
+from .screen_helpers import TV
+
+QUIET_MS, ANSWER_MS = 800, 600
+
+#: Short liveness thresholds, and a record of what the page showed: every state of its offline banner
+#: (``null`` = hidden) and every notice the big screen added.
+RECORDER = """
+window.quatroLinkTiming = {quietMs: %d, answerMs: %d};
+window.__banner = [];
+window.__notices = [];
+document.addEventListener('DOMContentLoaded', () => {
+  const banner = document.querySelector('#status') || document.querySelector('#offline');
+  const note = () => {
+    const shown = banner.hidden ? null : banner.textContent;
+    if (window.__banner[window.__banner.length - 1] !== shown) window.__banner.push(shown);
+  };
+  note();
+  new MutationObserver(note).observe(banner, {attributes: true, childList: true, characterData: true, subtree: true});
+  const list = document.querySelector('#notice-list');
+  if (list) new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) window.__notices.push(n.textContent);
+  }).observe(list, {childList: true});
+});
+""" % (QUIET_MS, ANSWER_MS)
+
+
+def open_page(context: Any, url: str, path: str) -> tuple[Any, StateGate, list[str]]:
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.add_init_script(RECORDER)
+    gate = StateGate()
+    gate.route(page, path)
+    page.goto(url)
+    return page, gate, errors
+
+
+def banner_since_online(page: Any) -> list[str | None]:
+    """What the offline banner showed since the page was first online (``None``: hidden)."""
+    shown = page.evaluate("window.__banner")
+    return shown[shown.index(None):] if None in shown else shown
+
+
+def probes(gate: StateGate, connection: int = 1) -> list[dict[str, Any]]:
+    """The liveness hellos the page sent on one of its sockets."""
+    return [m for n, t in list(gate.sent) if n == connection and (m := json.loads(t)).get("id") == "probe"]
+
+
+@pytest.mark.live_server(seats=4, public_host="party.test")
+def test_r33_a_phone_replaces_a_socket_that_went_silent_and_shows_the_fresh_table(live_server, phone_context):
+    page, gate, errors = open_page(phone_context, phone_url(live_server.port), "**/ws/phone")
+    page.fill("#name", "Ana")
+    page.locator('#seat-list [data-seat="0"]').tap()
+    expect(page.locator("#screen-wait")).to_be_visible()
+    expect(page.locator("#status")).to_be_hidden()
+    assert gate.connections == 1
+
+    gate.kill_current()  # the Wi-Fi went bad: the socket looks open, but nothing passes any more
+    bob = live_server.phone()
+    bob.join(1, "Bob")  # the table moves on meanwhile
+    page.wait_for_timeout(300)
+    expect(page.locator("#wait-body")).not_to_contain_text("Bob")  # stale, as it would be
+
+    # No visibilitychange, no online event: the page finds out by itself (quiet → hello → no answer → new socket).
+    page.wait_for_function("() => window.__banner.includes('Connection lost — reconnecting…')", timeout=5000)
+    expect(page.locator("#wait-body")).to_contain_text("Bob", timeout=5000)
+    expect(page.locator("#status")).to_be_hidden()
+    expect(page.locator("#screen-wait")).to_be_visible()  # the same seat, resumed by the new socket's hello
+    assert gate.connections == 2
+    assert len(probes(gate, 1)) == 1  # one hello on the dead socket, then it was given up
+    seats = live_server.table.call(lambda: [(s.name, s.connected) for s in live_server.table.game.seats])
+    assert seats[0] == ("Ana", True) and seats[1] == ("Bob", True)
+    assert errors == []
+    bob.close()
+
+
+@pytest.mark.live_server(seats=4, public_host="party.test")
+def test_r33_a_quiet_lobby_keeps_its_sockets_and_the_repeated_hello_changes_nothing(live_server, phone_context,
+                                                                                     chromium):
+    seated, seated_gate, errors = open_page(phone_context, phone_url(live_server.port), "**/ws/phone")
+    seated.fill("#name", "Ana")
+    seated.locator('#seat-list [data-seat="0"]').tap()
+    expect(seated.locator("#screen-wait")).to_be_visible()
+    other_phone = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                       locale="en-US")  # its own storage: no token
+    looking, looking_gate, errors2 = open_page(other_phone, phone_url(live_server.port), "**/ws/phone")
+    expect(looking.locator("#seat-list")).to_be_visible()  # no token: it only looks at the table
+
+    seated.wait_for_timeout(4 * (QUIET_MS + ANSWER_MS) // 2)  # several quiet spells: nothing happens in the lobby
+
+    for page, gate in ((seated, seated_gate), (looking, looking_gate)):
+        assert len(probes(gate)) >= 2, "the quiet socket was not checked"
+        assert gate.connections == 1, "a quiet but live socket was replaced"
+        assert banner_since_online(page) == [None], "the page showed itself offline"
+    tokens = {m.get("token") is None for m in probes(seated_gate)}
+    assert tokens == {False}  # the seated page's hello carries its token: its seat stays its own
+    expect(seated.locator("#screen-wait")).to_be_visible()
+    expect(looking.locator("#seat-list")).to_be_visible()
+    seats = live_server.table.call(lambda: [(s.kind.value, s.name, s.connected) for s in live_server.table.game.seats])
+    assert seats[0] == ("human", "Ana", True) and [s[0] for s in seats[1:]] == ["empty"] * 3
+    assert errors == [] and errors2 == []
+    other_phone.close()
+
+
+@pytest.mark.live_server(seats=4, public_host="party.test")
+def test_the_tv_replaces_a_socket_that_went_silent_and_keeps_its_host_controls(live_server, chromium):
+    context = chromium.new_context(viewport=TV, locale="en-US")
+    page, gate, errors = open_page(context, live_server.screen_url(), "**/ws/screen")
+    page.wait_for_function("document.querySelectorAll('.seat').length === 4 && document.body.classList.contains('is-host')")
+    page.wait_for_timeout(2 * (QUIET_MS + ANSWER_MS))  # quiet lobby: probed, answered, kept, still the host
+    assert len(probes(gate)) >= 1 and gate.connections == 1
+    assert banner_since_online(page) == [None]
+    assert page.evaluate("document.body.classList.contains('is-host')")
+
+    online = len(page.evaluate("window.__banner"))
+    gate.kill_current()
+    ana = live_server.phone()
+    ana.join(0, "Ana")
+    page.wait_for_function(f"() => window.__banner.slice({online}).some((b) => b !== null)", timeout=5000)  # offline
+    page.wait_for_function("document.querySelector('.seat[data-seat=\"0\"]').textContent.includes('Ana')", timeout=5000)
+    expect(page.locator("#offline")).to_be_hidden()
+    assert gate.connections == 2
+    assert page.evaluate("document.body.classList.contains('is-host')")
+    page.click('.seat[data-seat="1"] .add-bot')  # the host controls work on the new socket
+    page.wait_for_function("document.querySelector('.seat[data-seat=\"1\"]').classList.contains('kind-bot')")
+    assert errors == []
+    ana.close()
+    context.close()
+
+
+@pytest.mark.live_server(seats=4, public_host="party.test")
+def test_a_watching_screen_with_a_wrong_host_link_is_told_once_not_at_every_check(live_server, chromium):
+    context = chromium.new_context(viewport=TV, locale="en-US")
+    page, gate, errors = open_page(context, live_server.screen_url(host=False) + "#host=not-the-secret",
+                                   "**/ws/screen")
+    page.wait_for_function("document.querySelector('#notice-list').textContent.includes('Wrong host link')")
+    page.wait_for_timeout(3 * (QUIET_MS + ANSWER_MS))
+    assert len(probes(gate)) >= 2 and gate.connections == 1  # the probes were answered (with the same error)
+    assert len([n for n in page.evaluate("window.__notices") if "Wrong host link" in n]) == 1
+    assert errors == []
+    context.close()
