@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from quatro_party.server import create_app
+from quatro_party.server.botstub import StubBot
 from quatro_party.server.testing import TEST_HOST_SECRET, LiveServer
 
 from .conftest import listen_again
@@ -501,6 +502,42 @@ def test_two_teams_win_together_after_false_quatros(live_server, tv_context, scr
     time.sleep(1.0)
     screen.assert_fits()
     screen.shot(screenshot_dir, "over-together")
+    assert screen.errors == []
+
+
+@pytest.mark.live_server(seats=8, public_host=PUBLIC, bot_factory=StubBot)
+def test_game_over_at_eight_seats_leaves_every_hand_visible(live_server, tv_context, screenshot_dir):
+    """R26, R34: the game-over box sits between the plates: at 8 seats it used to cover half of them, the
+    winning carré included. No plate (hand and all) may be under it."""
+    zoe = join(live_server, 0, "Zoé")
+    maxi = join(live_server, 4, "Maxime")
+    screen = open_screen(tv_context, live_server)
+    page = screen.page
+    page.click("#start-slot .start-game")
+    to_play([zoe, maxi])
+    table = live_server.table
+    table.call(lambda: setattr(table.game.teams[0], "score", 4))  # Blue at 4: this round's call ends the game
+    table.set_position("KKKQ QQJJ JJTT TT99 AAAA 9988 8877 7766 | 66KQ")
+    assert zoe.act("call_quatro")["type"] == "ok"  # R22: her partner Maxime holds four aces
+    screen.wait_phase("over")
+    assert screen.view()["winners"] == [0]
+    time.sleep(1.0)  # the box's entrance
+    screen.assert_fits()
+    screen.shot(screenshot_dir, "over-8")
+    under = page.evaluate(
+        """() => {
+          const box = document.querySelector('#over').getBoundingClientRect();
+          const out = [];
+          for (const p of document.querySelectorAll('.seat')) {
+            const r = p.getBoundingClientRect();
+            if (r.left < box.right && r.right > box.left && r.top < box.bottom && r.bottom > box.top)
+              out.push(p.querySelector('.name').textContent);
+          }
+          return out;
+        }""")
+    assert under == [], f"plates under the game-over box: {under}"
+    assert page.locator(".seat.carre .hand .card").count() == 4
+    assert page.locator("#over .new-game").is_visible()
     assert screen.errors == []
 
 
