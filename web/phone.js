@@ -26,7 +26,6 @@ const S = {
   channelCoolEnd: 0,
   callBusy: false,
   lastEmitAt: 0,
-  lastMsgAt: 0, // performance.now() of the last "emitted" event for our seat
   modal: null, // kind of the open modal
   signPick: null, // emoji chosen in the grid, not locked in yet
   joinMsg: '',
@@ -235,31 +234,12 @@ const link = new Link('/ws/phone', {
 window.quatroLink = link; // for tests and debugging
 window.quatroAwake = awakeMode;
 
-// Back from a locked screen or another app, or back on the network after a Wi-Fi drop: a socket can look open
-// and be dead (nothing closed it). Ask for a fresh view; with no answer within 3 s, drop that socket and connect
-// a new one (the hello on it resumes the seat).
-document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') probeLink(); });
-window.addEventListener('online', () => probeLink());
-function probeLink() {
-  if (!link.online) return;
-  const ws = link.ws;
-  const mark = S.lastMsgAt;
-  link.send({ type: 'hello', token: localStorage.getItem(TOKEN_KEY) || null });
-  setTimeout(() => {
-    if (S.lastMsgAt !== mark || link.ws !== ws) return;
-    link.ws = null; // Link ignores the old socket's close from now on
-    try { ws.close(); } catch { /* already dead */ }
-    link.retry = Math.max(link.retry, 1);
-    link.connect();
-  }, 3000);
-}
 // A long press never opens the browser's menu (the calls are held on purpose); the name field keeps its own.
 document.addEventListener('contextmenu', (e) => { if (e.target.tagName !== 'INPUT') e.preventDefault(); });
 // Any tap while seated (re)arms the screen keep-awake (it needs a user gesture).
 document.addEventListener('pointerup', () => { if (me()) keepAwake(); }, { passive: true });
 
 function onMessage(msg) {
-  S.lastMsgAt = performance.now();
   if (S.status === 'syncing') {
     if (S.everOnline) toast(t('back_online'), 'ok', 1500);
     S.everOnline = true;

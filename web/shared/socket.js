@@ -14,10 +14,10 @@
 //   (and then a probe is one more hello); the lobby and the 30 s pause can be quiet for long, and there a probe costs one hello
 //   and one state every 10 s per socket, answered, so the socket is kept (no churn). 10 s matches the server's
 //   own ~10 s timeout: the page learns it is offline about when the table does.
-// - answerMs 4 s: a live LAN answers in milliseconds; 4 s leaves room for a busy host or a slow radio before a
-//   socket is given up (a dead one is noticed within ~14 s).
+// - answerMs 3 s: a live LAN answers in milliseconds; 3 s leaves room for a busy host or a slow radio before a
+//   socket is given up (a dead one is noticed within ~13 s, or 3 s after the player comes back to the page).
 // Tests shorten both with `window.quatroLinkTiming = {quietMs, answerMs}` (set before the page loads).
-const LIVENESS = { quietMs: 10000, answerMs: 4000, ...(globalThis.quatroLinkTiming || {}) };
+const LIVENESS = { quietMs: 10000, answerMs: 3000, ...(globalThis.quatroLinkTiming || {}) };
 const PROBE_ID = 'probe'; // the id of a liveness hello: the server echoes it in its reply
 
 export class Link {
@@ -35,12 +35,13 @@ export class Link {
     this.probedAt = null; // when the liveness hello went out, while it is unanswered
     this.errorCodes = new Set(); // error codes this socket already delivered
     this.closedByUs = false;
-    // A phone waking up or coming back to the tab: check at once rather than wait for the backoff.
+    // A phone waking up, coming back to the tab or back on the network: its socket may be dead although it looks
+    // open (nothing closed it). Check at once rather than wait for the quiet time or the backoff.
     document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'visible') this.reconnectNow();
+      if (document.visibilityState === 'visible') this.probeNow();
     });
-    window.addEventListener('online', () => this.reconnectNow());
-    window.addEventListener('pageshow', () => this.reconnectNow());
+    window.addEventListener('online', () => this.probeNow());
+    window.addEventListener('pageshow', () => this.probeNow());
     this.connect();
   }
 
@@ -111,17 +112,34 @@ export class Link {
         return;
       }
       if (ws.readyState === WebSocket.OPEN) {
-        this.probedAt = now;
-        ws.send(JSON.stringify({ ...this.hello(), id: PROBE_ID }));
-        this.arm(ws, LIVENESS.answerMs);
+        this.probe(ws);
         return;
       }
     }
-    // Nothing since the probe (or a socket stuck closing): give it up and connect a new one.
+    // Nothing since the probe (or a socket stuck closing): give it up and connect a new one at once (the backoff
+    // is for a host that does not answer connections; this one may well answer a new socket).
     this.ws = null; // its close, whenever it comes, is ignored
     this.probedAt = null;
     try { ws.close(); } catch { /* already dead */ }
-    this.schedule();
+    this.retry = Math.max(this.retry, 1);
+    this.connect();
+  }
+
+  // "Are you there?": the page's hello again, answered by a fresh state; no answer within ANSWER ms gives it up.
+  probe(ws) {
+    this.probedAt = performance.now();
+    ws.send(JSON.stringify({ ...this.hello(), id: PROBE_ID }));
+    this.arm(ws, LIVENESS.answerMs);
+  }
+
+  // Check the socket now: probe an open one (unless a probe is already out), connect when there is none.
+  probeNow() {
+    const ws = this.ws;
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      if (this.probedAt === null) this.probe(ws);
+      return;
+    }
+    this.reconnectNow();
   }
 
   schedule() {
