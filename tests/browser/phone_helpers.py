@@ -45,6 +45,43 @@ def join_on_page(context: Any, url: str, seat: int, name: str) -> tuple[Any, lis
     return page, errors
 
 
+def seat_phones(server: Any, names: dict[int, str]) -> dict[int, Any]:
+    """Raw socket phones, one per seat, each joined under its name (the other players of a page's table)."""
+    others = {}
+    for seat, name in names.items():
+        others[seat] = server.phone()
+        others[seat].join(seat, name)
+    return others
+
+
+def game_with_page(server: Any, context: Any, names: tuple[str, ...] = ("Bruno", "Chloé", "Dora"),
+                   page_name: str = "Ana") -> tuple[Any, list[str], dict[int, Any], Any]:
+    """The usual table of a phone test: ``page_name``'s page on seat 0, raw phones on the next seats under
+    ``names``, and the host's screen, which starts the game. Returns (page, its errors, the phones, the screen)
+    once the page shows the sign phase."""
+    from playwright.sync_api import expect
+
+    from .conftest import phone_url
+
+    page, errors = join_on_page(context, phone_url(server.port), 0, page_name)
+    others = seat_phones(server, dict(enumerate(names, start=1)))
+    screen = server.screen()
+    assert screen.host("start_game")["type"] == "ok"
+    expect(page.locator("#screen-sign")).to_be_visible()
+    return page, errors, others, screen
+
+
+def everybody_ready(page: Any, others: dict[int, Any]) -> None:
+    """The page taps Ready, every raw phone says ready: the round opens (R11)."""
+    from playwright.sync_api import expect
+
+    page.locator("#btn-ready").tap()
+    expect(page.locator("#btn-ready")).to_be_disabled()
+    for c in others.values():
+        assert c.act("ready")["type"] == "ok"
+    expect(page.locator("#screen-play")).to_be_visible()
+
+
 def set_position(server: Any, text: str) -> None:
     """Lay out every hand and the centre (engine notation), then let every socket see it."""
     server.table.set_position(text)
@@ -107,6 +144,14 @@ class StateGate:
             ws.on_message(up)
 
         page.route_web_socket(path, handler)
+
+    def wait_for_connections(self, page: Any, count: int, seconds: float = 6.0) -> None:
+        """Let the page run until it has opened ``count`` sockets (a dead one replaced), at most ``seconds``."""
+        for _ in range(int(seconds * 10)):
+            if self.connections >= count:
+                break
+            page.wait_for_timeout(100)
+        assert self.connections == count
 
     def kill_current(self) -> None:
         """The page's current socket stays 'open' but nothing passes any more, either way."""

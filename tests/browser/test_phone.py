@@ -17,7 +17,8 @@ from playwright.sync_api import expect
 
 from .conftest import phone_url
 from .phone_helpers import (
-    StateGate, decode_qr, hand_ids, hold, join_on_page, latest_view, page_bytes, set_position, shot,
+    StateGate, decode_qr, everybody_ready, game_with_page, hand_ids, hold, join_on_page, latest_view, page_bytes,
+    seat_phones, set_position, shot,
 )
 
 VIBRATE_SPY = """
@@ -30,14 +31,6 @@ Object.defineProperty(Navigator.prototype, 'vibrate', {
 
 def ranks(page, where: str):
     return page.locator(f"{where} .card .rank")
-
-
-def everybody_ready(page, others) -> None:
-    page.locator("#btn-ready").tap()
-    expect(page.locator("#btn-ready")).to_be_disabled()
-    for c in others.values():
-        assert c.act("ready")["type"] == "ok"
-    expect(page.locator("#screen-play")).to_be_visible()
 
 
 # time_scale=2: every rule duration doubled (a 4 s swap cooldown), so a loaded CI machine still taps within it.
@@ -66,10 +59,7 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     expect(page.locator("#screen-wait")).to_be_visible()
     assert page.evaluate("localStorage.getItem('quatro.token')")
     assert page.evaluate("localStorage.getItem('quatro.name')") == "Zoé"
-    others = {}
-    for seat, name in ((1, "Bruno"), (2, "Chloé"), (3, "Dora")):
-        others[seat] = live_server.phone()
-        others[seat].join(seat, name)
+    others = seat_phones(live_server, {1: "Bruno", 2: "Chloé", 3: "Dora"})
     expect(page.locator("#wait-body .me-card")).to_contain_text("Chloé")  # the partner, opposite (R2)
     shot(page, screenshot_dir, "lobby")
 
@@ -153,11 +143,7 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     assert gate.connections == 1
     gate.kill_current()
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    for _ in range(60):  # about 3 s of silence, then a new socket
-        if gate.connections == 2:
-            break
-        page.wait_for_timeout(100)
-    assert gate.connections == 2
+    gate.wait_for_connections(page, 2)  # about 3 s of silence, then a new socket
     expect(page.locator("#status")).to_be_hidden()
     expect(ranks(page, "#hand")).to_have_text(["A", "A", "A", "J"])
 
@@ -222,10 +208,7 @@ def test_phone_six_seats_vote_contre_resume_reconnect(live_server, phone_context
     """R24 (naming the accused team at 6 seats), R28 (answering a vote), R33 (resume), reconnection, FR."""
     page, errors = join_on_page(phone_context, phone_url(live_server.port), 0, "Ana")
     token = page.evaluate("localStorage.getItem('quatro.token')")
-    others = {}
-    for seat in range(1, 6):
-        others[seat] = live_server.phone()
-        others[seat].join(seat, f"P{seat}")
+    others = seat_phones(live_server, {seat: f"P{seat}" for seat in range(1, 6)})
     screen = live_server.screen()
     assert screen.host("start_game")["type"] == "ok"
     expect(page.locator("#screen-sign")).to_be_visible()
@@ -349,13 +332,7 @@ def test_phone_page_weight_under_150_kb():
 @pytest.mark.live_server(seats=4, public_host="party.test", time_scale=0.05)
 def test_r12_r32_random_sign_shown_to_its_team_then_a_void_round(live_server, phone_context, screenshot_dir):
     """R12: nobody picks, the team's drawn sign is shown (to that team only); R32: no call, the round is void."""
-    page, errors = join_on_page(phone_context, phone_url(live_server.port), 0, "Zoé")
-    others = {}
-    for seat, name in ((1, "Bruno"), (2, "Chloé"), (3, "Dora")):
-        others[seat] = live_server.phone()
-        others[seat].join(seat, name)
-    assert live_server.screen().host("start_game")["type"] == "ok"
-    expect(page.locator("#screen-sign")).to_be_visible()
+    page, errors, others, _ = game_with_page(live_server, phone_context, page_name="Zoé")
     everybody_ready(page, others)  # nobody picked a sign
 
     drawn = latest_view(others[2])["you"]["sign"]  # the partner's phone knows it (R38)

@@ -6,20 +6,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import phone_url
-from .phone_helpers import join_on_page
+from .phone_helpers import game_with_page
 
 
 @pytest.mark.live_server(seats=4, public_host="party.test")
 def test_r8_double_tap_on_lock_in_does_not_blame_the_partner(live_server, phone_context):
-    page, errors = join_on_page(phone_context, phone_url(live_server.port), 0, "Ana")
-    others = {}
-    for seat, name in ((1, "Bruno"), (2, "Chloé"), (3, "Dora")):
-        others[seat] = live_server.phone()
-        others[seat].join(seat, name)
-    screen = live_server.screen()
-    assert screen.host("start_game")["type"] == "ok"
-    expect(page.locator("#screen-sign")).to_be_visible()
+    page, errors, others, _ = game_with_page(live_server, phone_context)
     page.locator('#sign-body [data-emoji="🦊"]').tap()
     page.locator("#btn-lock").dblclick()
     expect(page.locator(".sign-big.fixed #team-sign")).to_have_text("🦊")
@@ -32,14 +24,7 @@ def test_r8_double_tap_on_lock_in_does_not_blame_the_partner(live_server, phone_
 
 @pytest.mark.live_server(seats=4, public_host="party.test")
 def test_r11_double_tap_on_ready_says_ready_without_a_refusal(live_server, phone_context):
-    page, errors = join_on_page(phone_context, phone_url(live_server.port), 0, "Ana")
-    others = {}
-    for seat, name in ((1, "Bruno"), (2, "Chloé"), (3, "Dora")):
-        others[seat] = live_server.phone()
-        others[seat].join(seat, name)
-    screen = live_server.screen()
-    assert screen.host("start_game")["type"] == "ok"
-    expect(page.locator("#screen-sign")).to_be_visible()
+    page, errors, others, _ = game_with_page(live_server, phone_context)
     page.locator('#sign-body [data-emoji="🦊"]').tap()
     page.locator("#btn-ready").dblclick()  # picks the sign and says ready, once each
     expect(page.locator("#btn-ready")).to_be_disabled()

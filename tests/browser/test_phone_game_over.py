@@ -6,19 +6,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import phone_url
-from .phone_helpers import join_on_page, set_position
+from .phone_helpers import game_with_page, set_position
 
 
 @pytest.mark.live_server(seats=4, public_host="party.test")
 def test_r34_game_over_says_the_host_starts_the_next_game(live_server, phone_context):
-    page, errors = join_on_page(phone_context, phone_url(live_server.port), 0, "Ana")
-    others = {}
-    for seat, name in ((1, "Bruno"), (2, "Chloé"), (3, "Dora")):
-        others[seat] = live_server.phone()
-        others[seat].join(seat, name)
-    screen = live_server.screen()
-    assert screen.host("start_game")["type"] == "ok"
+    page, errors, others, screen = game_with_page(live_server, phone_context)
     for n in range(5):  # five rounds, each won by Chloé's Quatro on Ana's carré (R22, R34)
         if n:
             assert screen.host("next_round")["type"] == "ok"

@@ -31,11 +31,7 @@ def test_r33_back_online_replaces_a_dead_socket_and_shows_the_fresh_table(live_s
     expect(page.locator("#wait-body")).not_to_contain_text("Bob")  # stale, as it would be
 
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    for _ in range(60):  # about 3 s of silence, then a new socket
-        if gate.connections == 2:
-            break
-        page.wait_for_timeout(100)
-    assert gate.connections == 2
+    gate.wait_for_connections(page, 2)  # about 3 s of silence, then a new socket
     expect(page.locator("#wait-body")).to_contain_text("Bob")
     expect(page.locator("#screen-wait")).to_be_visible()  # same seat, resumed
     assert errors == []

@@ -11,10 +11,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import phone_url
-from .phone_helpers import join_on_page, shot
+from .phone_helpers import everybody_ready, game_with_page, shot
 
-NAMES = ["Bruno", "Chloé Marie-Anne", "Dora", "Emmanuelle", "Farid", "Gwendoline", "Hugo"]
+NAMES = ("Bruno", "Chloé Marie-Anne", "Dora", "Emmanuelle", "Farid", "Gwendoline", "Hugo")
 
 #: For every chip: its box, and the part of its name a player actually sees (the name's box clipped by the
 #: chip-name box it overflows in), plus the font size.
@@ -59,18 +58,9 @@ def assert_fits(page, width: int, height: int) -> None:
 def test_eight_seats_every_chip_names_its_player_and_the_hand_stays_on_screen(live_server, phone_context, size,
                                                                              screenshot_dir):
     width, height = size
-    page, errors = join_on_page(phone_context, phone_url(live_server.port), 0, "Ana")
+    page, errors, others, _ = game_with_page(live_server, phone_context, NAMES)
     page.set_viewport_size({"width": width, "height": height})
-    others = {}
-    for seat, name in enumerate(NAMES, start=1):
-        others[seat] = live_server.phone()
-        others[seat].join(seat, name)
-    screen = live_server.screen()
-    assert screen.host("start_game")["type"] == "ok"
-    page.locator("#btn-ready").tap()
-    for c in others.values():
-        assert c.act("ready")["type"] == "ok"
-    expect(page.locator("#screen-play")).to_be_visible()
+    everybody_ready(page, others)
     expect(page.locator("#strip .chip")).to_have_count(8)
     expect(page.locator("#hand .card")).to_have_count(4)
 
@@ -83,7 +73,7 @@ def test_eight_seats_every_chip_names_its_player_and_the_hand_stays_on_screen(li
     shot(page, screenshot_dir, f"strip8-{width}x{height}")
     assert_fits(page, width, height)
     chips = page.evaluate(CHIP_NAMES)
-    assert [c["text"] for c in chips] == ["you"] + NAMES
+    assert [c["text"] for c in chips] == ["you", *NAMES]
 
     page.locator("#btn-channel").tap()  # the emoji tray open too
     expect(page.locator("#tray")).to_be_visible()

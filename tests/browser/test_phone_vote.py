@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import phone_url
-from .phone_helpers import join_on_page, shot
+from .phone_helpers import everybody_ready, game_with_page, shot
 
 #: What a player may need during the 20 s of a vote: answer a partner's sign, Contre, show a sign, swap.
 PLAY_CONTROLS = ("#btn-quatro", "#btn-contre", "#btn-channel", "#strip .chip", "#centre .card", "#hand .card")
@@ -16,18 +15,9 @@ PLAY_CONTROLS = ("#btn-quatro", "#btn-contre", "#btn-channel", "#strip .chip", "
 @pytest.mark.live_server(seats=4, public_host="party.test")
 @pytest.mark.parametrize("size", [(390, 844), (360, 640)], ids=["390x844", "360x640"])
 def test_r31_the_vote_prompt_leaves_every_play_control_usable(live_server, phone_context, size, screenshot_dir):
-    page, errors = join_on_page(phone_context, phone_url(live_server.port), 0, "Ana")
+    page, errors, others, _ = game_with_page(live_server, phone_context, ("Bruno", "Chloé Marie-Anne", "Dora"))
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    others = {}
-    for seat, name in ((1, "Bruno"), (2, "Chloé Marie-Anne"), (3, "Dora")):
-        others[seat] = live_server.phone()
-        others[seat].join(seat, name)
-    screen = live_server.screen()
-    assert screen.host("start_game")["type"] == "ok"
-    page.locator("#btn-ready").tap()
-    for c in others.values():
-        assert c.act("ready")["type"] == "ok"
-    expect(page.locator("#screen-play")).to_be_visible()
+    everybody_ready(page, others)
 
     assert others[2].act("request_reshuffle")["type"] == "ok"
     expect(page.locator('#modal[data-kind="vote"]')).to_be_visible()
