@@ -274,6 +274,7 @@ function renderSeats() {
     }
     layer.append(plate);
   }
+  fitNames(layer);
   // Keep every plate inside the table area (reveal plates are taller than the oval's margin).
   const W = layer.clientWidth;
   const H = layer.clientHeight;
@@ -285,6 +286,18 @@ function renderSeats() {
     plate.style.left = `${x}px`;
     plate.style.top = `${y}px`;
   }
+}
+
+// A name that does not fit its plate on one line goes to two lines of smaller type, then smaller still: at
+// 8 seats a 20-character name must stay readable from the sofa, not end in "Maximil…". Reads, then writes,
+// twice (no layout thrash per plate).
+function fitNames(layer) {
+  const names = [...layer.querySelectorAll('.seat .name')];
+  const cut = (n) => n.scrollWidth > n.clientWidth + 1 || n.scrollHeight > n.clientHeight + 1;
+  const long = names.filter(cut);
+  for (const n of long) n.classList.add('long');
+  const longer = long.filter(cut);
+  for (const n of longer) n.classList.add('longer');
 }
 
 function button(label, onClick, cls = '') {

@@ -75,6 +75,9 @@ class ScreenPage:
               for (const e of document.querySelectorAll('.seat .name, .score .tname, .sentence, #join-url, button')) {
                 if (e.scrollWidth > e.clientWidth + 1) out.push('cut: ' + e.textContent);
               }
+              for (const e of document.querySelectorAll('.seat .name')) {  // a name on two lines: not a third
+                if (e.scrollHeight > e.clientHeight + 1) out.push('cut (lines): ' + e.textContent);
+              }
               return out;
             }"""
         )
@@ -85,6 +88,42 @@ class ScreenPage:
         assert clash == [], clash
         lines = self.page.evaluate("document.querySelector('#round').getBoundingClientRect().height")
         assert lines < 50, "the round number wraps"
+
+    def name_chars_shown(self) -> dict[str, int]:
+        """For each seat plate, its name and how many of its characters are drawn inside the name's box (an
+        ellipsis hides the characters it covers; a clamped second line hides the rest)."""
+        pairs = self.page.evaluate(
+            """() => [...document.querySelectorAll('.seat .name')].map((e) => {
+              const box = e.getBoundingClientRect();
+              const ellipsis = e.scrollWidth > e.clientWidth + 1 ? parseFloat(getComputedStyle(e).fontSize) : 0;
+              const text = e.firstChild;
+              let shown = 0;
+              if (text && text.nodeType === Node.TEXT_NODE) {
+                const r = document.createRange();
+                for (let i = 0; i < text.length; i++) {
+                  r.setStart(text, i); r.setEnd(text, i + 1);
+                  const q = r.getBoundingClientRect();
+                  if (q.width && q.left >= box.left - 1 && q.right <= box.right - ellipsis + 1 &&
+                      q.top >= box.top - 1 && q.bottom <= box.bottom + 1) shown++;
+                }
+              }
+              return [e.textContent, shown];
+            })""")
+        return {name: shown for name, shown in pairs}
+
+    def text_colour(self, selector: str, needle: str) -> str:
+        """The computed colour of the element that draws ``needle`` (the first text node holding it) in
+        ``selector``."""
+        return self.page.evaluate(
+            """([sel, needle]) => {
+              const root = document.querySelector(sel);
+              const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+              for (let n = walk.nextNode(); n; n = walk.nextNode())
+                if (n.data.includes(needle)) return getComputedStyle(n.parentElement).color;
+              return null;
+            }""",
+            [selector, needle],
+        )
 
     def overlaps(self, a: str, b: str) -> list[tuple[str, str]]:
         """Pairs of elements matching ``a`` and ``b`` whose boxes overlap (for layout checks)."""

@@ -63,6 +63,13 @@ def join(server: LiveServer, seat: int, name: str) -> Any:
     return phone
 
 
+def assert_names_readable(screen: ScreenPage) -> None:
+    """Every seat's name is shown whole, or at least 14 of its characters: people find their plate by it."""
+    shown = screen.name_chars_shown()
+    short = {name: n for name, n in shown.items() if n < min(len(name), 14)}
+    assert short == {}, f"names cut on their plates (characters shown): {short}"
+
+
 def to_play(phones: list[Any]) -> dict[str, Any]:
     for p in phones:
         p.wait_state(lambda v: v["phase"] == "sign")
@@ -587,17 +594,21 @@ def test_void_round_amber_clock_eight_seats_french_reduced_motion(live_server, c
     context = chromium.new_context(viewport=TV, locale="fr-FR", reduced_motion="reduce")
     context.add_init_script(FAKE_AUDIO)  # headless Chromium has no speakers: count the tones instead
     try:
-        names = ["Ana", "Bruno", "Chloé", "Dan", "Émile", "Fatou", "Gaspard", "Hélène"]
+        # Long names (up to the 20-character limit) on the bottom, the top, the sides and the diagonals.
+        names = ["Maximilien-Alexandre", "Anne-Charlotte", "Jean-Baptiste", "Dan", "Wolfgang Amadeus Moz",
+                 "Fatou", "Marie-Bénédicte", "Hélène"]
         phones = [join(live_server, s, n) for s, n in enumerate(names)]
         screen = open_screen(context, live_server)
         page = screen.page
         assert screen.text("#join-title") == "Scannez pour jouer"  # the browser's language
         screen.wait("document.querySelectorAll('.seat.kind-human').length === 8")
         screen.assert_fits()
+        assert_names_readable(screen)
         screen.shot(screenshot_dir, "lobby-8-fr")
         page.click("#start-slot .start-game")  # also the user gesture that lets the page make sound
         screen.wait_phase("sign")
         screen.assert_fits()
+        assert_names_readable(screen)
         screen.shot(screenshot_dir, "sign-8")
         screen.wait_phase("play", timeout=10)  # nobody says ready: the sign phase times out (R11, R12)
         assert phones[4].act("take_channel")["type"] == "ok"
@@ -606,6 +617,7 @@ def test_void_round_amber_clock_eight_seats_french_reduced_motion(live_server, c
         assert page.evaluate("getComputedStyle(document.querySelector('#fx .burst-emoji')).animationName") == "fade"
         screen.freeze_fx(450)
         screen.assert_fits()
+        assert_names_readable(screen)
         screen.shot(screenshot_dir, "play-8")
         screen.thaw_fx()
         screen.wait("document.querySelector('#clock-box').classList.contains('amber')", timeout=15)
@@ -618,6 +630,7 @@ def test_void_round_amber_clock_eight_seats_french_reduced_motion(live_server, c
         assert page.locator(".seat .hand .card").count() == 32  # every hand turned over (R26)
         time.sleep(0.7)  # the reveal's fade (reduced motion: 0.6 s)
         screen.assert_fits()
+        assert_names_readable(screen)
         screen.shot(screenshot_dir, "void-8")
         assert screen.errors == []
     finally:
