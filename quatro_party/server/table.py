@@ -638,7 +638,9 @@ class Table:
         if conn.seat is not None and conn.seat != seat:
             self._unseat(conn)  # a socket holds one seat at a time
         conn.seat, conn.token, conn.greeted = seat, token, True
-        self._send(conn, {"type": "joined", "id": ref, "seat": seat, "token": token})
+        # The name as granted: the phone typed "Ana", the seat may be "Ana 2" (distinct_name).
+        self._send(conn, {"type": "joined", "id": ref, "seat": seat, "token": token,
+                          "name": self.game.seats[seat].name})
         if self.game.seats[seat].kind is SeatKind.HUMAN:
             self._apply(SetConnected(seat, True))
         self._dirty = True

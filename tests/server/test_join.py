@@ -183,3 +183,16 @@ def test_two_seats_never_share_a_name_case_accents_and_bots_count(live_server):
     assert phones[0].act("leave")["type"] == "ok"
     ref = bad.send({"type": "join", "seat": 0, "name": "x" * 21})  # still the engine's to refuse
     assert bad.reply(ref)["reason"] == "bad_name"
+
+
+def test_joined_tells_the_phone_the_name_it_got(live_server):
+    """The ``joined`` reply carries the seat's name as granted: a phone numbered "Ana 2" is told so (it typed
+    "ana"), and a resume with the token says the same name again."""
+    ana, other = live_server.phone(), live_server.phone()
+    assert ana.join(0, "Ana")["name"] == "Ana"
+    joined = other.join(1, " ana ")
+    assert joined["name"] == "ana 2"
+    other.close()
+    again = live_server.phone(hello=False)
+    assert again.hello(joined["token"]) == {"type": "joined", "id": 1, "seat": 1, "token": joined["token"],
+                                            "name": "ana 2"}
