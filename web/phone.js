@@ -29,6 +29,7 @@ const S = {
   modal: null, // kind of the open modal
   signPick: null, // emoji chosen in the grid, not locked in yet
   joinMsg: '',
+  nameNote: null, // "Ana is already at the table…": told once, with the state that follows our join
 };
 
 function takeTokenFromUrl() {
@@ -248,10 +249,7 @@ function onMessage(msg) {
   }
   switch (msg.type) {
     case 'state': onState(msg); break;
-    case 'joined':
-      localStorage.setItem(TOKEN_KEY, msg.token);
-      S.joinMsg = '';
-      break;
+    case 'joined': onJoined(msg); break;
     case 'ok': onOk(msg); break;
     case 'refused': onRefused(msg); break;
     case 'error': onError(msg); break;
@@ -293,6 +291,7 @@ function onState(msg) {
   for (const ev of msg.events || []) onEvent(ev, notes);
   render();
   if (notes.length) playMsg(notes.join(' · '), 'info', 5000);
+  if (S.nameNote) { toast(S.nameNote, 'info', 5000); S.nameNote = null; } // on the screen the join led to
 }
 
 function onEvent(ev, notes) {
@@ -327,6 +326,23 @@ function onEvent(ev, notes) {
       closeModal();
       break;
     default: break;
+  }
+}
+
+// What two names must differ in, as the server compares them (not case, accents or spacing: "Chloé" = "chloe ").
+const nameKey = (name) => name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().split(/\s+/).filter(Boolean).join(' ');
+
+function onJoined(msg) {
+  localStorage.setItem(TOKEN_KEY, msg.token);
+  S.joinMsg = '';
+  const what = S.sent.get(msg.id);
+  S.sent.delete(msg.id);
+  // The server numbers a name another seat already has ("Ana 2"): say it once, when our own join got another name
+  // (a resume by token says the same name again: nothing to tell).
+  if (what && what.kind === 'join' && msg.name && msg.name !== what.name) {
+    const key = nameKey(what.name);
+    const clash = ((S.view && S.view.seats) || []).find((s, i) => i !== msg.seat && s.name && nameKey(s.name) === key);
+    S.nameNote = t('renamed', { other: clash ? clash.name : what.name, name: msg.name });
   }
 }
 
@@ -562,7 +578,7 @@ function join(seat) {
   localStorage.setItem(NAME_KEY, name);
   keepAwake();
   S.joinMsg = '';
-  send({ type: 'join', seat, name }, { seat });
+  send({ type: 'join', seat, name }, { seat, name });
 }
 
 function seatLine(i, extra = '') {

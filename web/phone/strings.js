@@ -126,6 +126,7 @@ const en = {
   offline_ask_host: 'offline — the host can free it',
   seat_link_title: 'Move your seat',
   seat_link_text: 'Open this link once on the other device (valid 10 minutes):',
+  renamed: '{other} is already at the table: here you are {name}.',
   channel_held_by: 'holds the channel',
 };
 
@@ -254,6 +255,7 @@ const fr = {
   offline_ask_host: 'absent — l’hôte peut la libérer',
   seat_link_title: 'Changer d’appareil',
   seat_link_text: 'Ouvre ce lien une fois sur l’autre appareil (valable 10 minutes) :',
+  renamed: '{other} est déjà à la table : ici, tu es {name}.',
   channel_held_by: 'a pris la main',
 };
 
