@@ -8,6 +8,7 @@ to the table thread. Only the table decides anything.
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 import time
@@ -20,7 +21,7 @@ from simple_websocket import ConnectionClosed
 
 from .. import protocol as p
 from .connection import Connection, TokenBucket
-from .qr import qr_png, qr_svg
+from .qr import png_of, qr_png, qr_svg
 from .table import Table
 
 log = logging.getLogger("quatro.server")
@@ -59,6 +60,8 @@ DEFAULTS: dict[str, Any] = {
 RECEIVE_WAKE = 2.0
 #: A message this large closes the socket outright (1009); up to it, over 4 KiB gets a ``too_large`` error.
 HARD_MESSAGE_LIMIT = 64 * 1024
+#: Largest body ``POST /seat-link/qr.png`` reads (a seat link is well under 200 characters).
+SEAT_LINK_BODY_LIMIT = 1024
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -103,6 +106,29 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     def qr_svg_route() -> Response:
         return Response(qr_svg(table.join_url or request.host_url), mimetype="image/svg+xml",
                         headers={"Cache-Control": "no-cache"})
+
+    @app.post("/seat-link/qr.png")
+    def seat_link_qr() -> Response:
+        """The QR code of a seat link (§4.4), for the phone the host sent it to: the other device scans it.
+
+        The phone POSTs ``{"url": <the seat_link's url>}``: a body, not a query string, so the one-time secret
+        stays out of access logs, the browser's history and any cache (``no-store``). Only a seat link of this
+        host that still works is drawn (else 404): the host is no QR service for any text a page sends it.
+        """
+        raw = request.stream.read(SEAT_LINK_BODY_LIMIT + 1)
+        if len(raw) > SEAT_LINK_BODY_LIMIT:
+            abort(413)
+        try:
+            body = json.loads(raw) if request.mimetype == "application/json" else None
+        except ValueError:
+            body = None
+        url = body.get("url") if isinstance(body, dict) else None
+        if not isinstance(url, str):
+            abort(400)
+        if not table.is_live_seat_link(url):
+            abort(404)
+        return Response(png_of(url), mimetype="image/png",
+                        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
     @app.get("/info.json")
     def info() -> Response:

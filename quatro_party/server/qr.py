@@ -1,4 +1,4 @@
-"""QR codes of the join URL, for the big screen and the terminal."""
+"""QR codes: of the join URL, for the big screen and the terminal; of a seat link, for the phone that moves."""
 
 from __future__ import annotations
 
@@ -9,13 +9,19 @@ import qrcode
 import qrcode.image.svg
 
 
-@lru_cache(maxsize=8)
-def qr_png(url: str) -> bytes:
-    """A PNG of ``url`` (big modules and a quiet zone, so a phone reads it from across the room)."""
+def png_of(url: str) -> bytes:
+    """A PNG of ``url`` (big modules and a quiet zone, so a phone reads it from across the room), made anew each
+    time: what a secret (a seat link) is drawn with, so that no cache keeps it once it has been used."""
     img = qrcode.make(url, box_size=10, border=4)
     buf = io.BytesIO()
     img.save(buf, format="PNG")
     return buf.getvalue()
+
+
+@lru_cache(maxsize=8)
+def qr_png(url: str) -> bytes:
+    """:func:`png_of`, cached: the join URL's, asked for by every page that shows it."""
+    return png_of(url)
 
 
 @lru_cache(maxsize=8)

@@ -837,12 +837,23 @@ class Table:
             return ("not_held", "no phone holds that seat")
         link = secrets.token_urlsafe(18)
         self.moves[link] = (seat, self._now() + MOVE_LINK_LIFETIME)
-        base = self.join_url or "/"
         # The link goes only to the seat's own phone(s): it is as secret as the seat token.
         for phone in self._attached(seat):
             self._send(phone, {"type": "seat_link", "seat": seat, "token": link,
-                               "url": f"{base}?seat={link}", "expires_in": MOVE_LINK_LIFETIME})
+                               "url": self._seat_link_url(link), "expires_in": MOVE_LINK_LIFETIME})
         return None
+
+    def _seat_link_url(self, link: str) -> str:
+        return f"{self.join_url or '/'}?seat={link}"
+
+    def is_live_seat_link(self, url: str) -> bool:
+        """Whether ``url`` is, exactly, a seat link this table issued (on its own join URL) that still works: the
+        only text the host draws a QR code of for a phone (``POST /seat-link/qr.png``). Any thread."""
+        def check() -> bool:
+            _, sep, link = url.partition("?seat=")
+            move = self.moves.get(link) if sep else None
+            return move is not None and move[1] >= self._now() and url == self._seat_link_url(link)
+        return bool(self.call(check))
 
     def _host_fill_bots(self, conn: Connection) -> Any:
         for seat, s in enumerate(self.game.seats):

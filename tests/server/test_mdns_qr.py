@@ -8,10 +8,12 @@ import os
 import shutil
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import urlencode, urlparse
 
+import pytest
 from PIL import Image
 
 from quatro_party.server.network import candidates, lan_ip
@@ -84,3 +86,45 @@ def test_the_launcher_announces_the_table_and_withdraws_it_on_ctrl_c(tmp_path):
     assert found["addresses"] == ["10.99.0.1"] and found["service_port"] == found["port"] and found["path"] == "/"
     assert found["exit_code"] == 0 and found["stop_seconds"] < 2.0, found
     assert found["removed"], "Ctrl-C must unregister the service"
+
+
+def _post(url: str, body: bytes, content_type: str = "application/json") -> tuple[int, dict[str, str], bytes]:
+    req = urllib.request.Request(url, data=body, method="POST", headers={"Content-Type": content_type})
+    try:
+        with urllib.request.urlopen(req, timeout=5) as resp:
+            return resp.status, dict(resp.headers), resp.read()
+    except urllib.error.HTTPError as err:
+        return err.code, dict(err.headers), err.read()
+
+
+def test_seat_link_qr_is_made_only_for_a_live_seat_link_of_this_host(live_server):
+    """``POST /seat-link/qr.png`` with ``{"url": …}`` draws the QR code of a seat link (docs/protocol.md §4.4) —
+    only of one this host issued and that still works, on its own join URL: the host is no QR service for any
+    text, and the secret travels in a POST body (no access log, no history, no cache), never in a query string."""
+    screen, ana = live_server.screen(), live_server.phone()
+    ana.join(0, "Ana")
+    assert screen.host("allow_move", seat=0)["type"] == "ok"
+    link = ana.expect("seat_link")["url"]
+    endpoint = live_server.url + "/seat-link/qr.png"
+    status, headers, png = _post(endpoint, json.dumps({"url": link}).encode())
+    assert status == 200 and headers["Content-Type"] == "image/png"
+    assert "no-store" in headers["Cache-Control"]
+    assert _decode_qr(png) == link
+
+    token = link.split("?seat=", 1)[1]
+    elsewhere = urlparse(link)._replace(netloc=f"evil.example:{live_server.port}").geturl()
+    for text in ["https://example.com/", live_server.join_url, elsewhere, link + "x", link.replace(token, "A" * 24),
+                 f"{live_server.join_url}?seat={token}&next=https://example.com/", "hello", ""]:
+        status, _, body = _post(endpoint, json.dumps({"url": text}).encode())
+        assert status == 404 and not body.startswith(b"\x89PNG"), text
+    for raw, kind in [(b"not json", "application/json"), (b'{"url": 5}', "application/json"), (b"[]", "application/json"),
+                      (link.encode(), "text/plain"), (json.dumps({"url": link + "x" * 5000}).encode(), "application/json")]:
+        status, _, _ = _post(endpoint, raw, kind)
+        assert status in (400, 413), raw[:40]
+    with pytest.raises(urllib.error.HTTPError) as get:  # never in a query string (logs, history)
+        urllib.request.urlopen(endpoint + "?" + urlencode({"url": link}), timeout=5)
+    assert get.value.code in (404, 405)
+
+    moved = live_server.phone(hello=False)  # the link is used: it no longer draws
+    assert moved.hello(token)["type"] == "joined"
+    assert _post(endpoint, json.dumps({"url": link}).encode())[0] == 404
