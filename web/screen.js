@@ -243,6 +243,7 @@ function renderSeats() {
         const badge = el('div', 'sign-badge emoji', sign);
         badge.title = t('sign_of');
         plate.append(badge);
+        plate.classList.add('has-sign'); // the badge sits on the plate's top-right corner: the name keeps clear of it
       }
       if (r.caller === s.seat) {
         plate.classList.add('caller');

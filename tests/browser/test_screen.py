@@ -68,6 +68,8 @@ def assert_names_readable(screen: ScreenPage) -> None:
     shown = screen.name_chars_shown()
     short = {name: n for name, n in shown.items() if n < min(len(name), 14)}
     assert short == {}, f"names cut on their plates (characters shown): {short}"
+    hidden = screen.overlaps(".seat .name", ".seat .sign-badge, .seat .caller-badge")
+    assert hidden == [], f"names under a badge: {hidden}"
 
 
 def to_play(phones: list[Any]) -> dict[str, Any]:
