@@ -577,6 +577,7 @@ function animateSwap(e) {
 }
 
 // R18: each emission bursts at its seat, big, with a soft ring, for ~1.5 s.
+const BURST_RADIUS = 120; // the ring at rest (.burst .ring: 240 px); the 180 px emoji sits inside it
 function burst(seat, emoji) {
   if (!view || view.phase !== 'play') return; // the reveal is not the time for signals
   const plate = $(`.seat[data-seat="${seat}"]`);
@@ -588,9 +589,23 @@ function burst(seat, emoji) {
   const cx = fxr.left + fxr.width / 2;
   const cy = fxr.top + fxr.height / 2;
   const dist = Math.hypot(cx - p.x, cy - p.y) || 1;
-  const pull = Math.min(120, dist * 0.35);
-  const x = p.x + ((cx - p.x) / dist) * pull - fxr.left;
-  const y = p.y + ((cy - p.y) / dist) * pull - fxr.top;
+  // …but not onto the notice line (re-deal, vote running…), which must stay readable: the bottom seat's burst,
+  // pulled up, landed on it. Pull less (or push outward, over the plate) until the ring clears every notice.
+  const notes = [...document.querySelectorAll('#notices .notice:not([hidden])')].map((n) => n.getBoundingClientRect());
+  const R = BURST_RADIUS;
+  const clash = (x, y) => notes.reduce((sum, q) => sum +
+    Math.max(0, Math.min(x + R, q.right) - Math.max(x - R, q.left)) *
+    Math.max(0, Math.min(y + R, q.bottom) - Math.max(y - R, q.top)), 0);
+  let best = null;
+  for (const want of [120, 60, 0, -60]) {
+    const pull = Math.min(want, dist * 0.35);
+    const at = { x: p.x + ((cx - p.x) / dist) * pull, y: p.y + ((cy - p.y) / dist) * pull };
+    at.clash = clash(at.x, at.y);
+    if (!best || at.clash < best.clash) best = at;
+    if (!at.clash) break;
+  }
+  const x = best.x - fxr.left;
+  const y = best.y - fxr.top;
   for (const old of fx.querySelectorAll(`.burst[data-seat="${seat}"]`)) old.remove();
   const b = el('div', `burst team-${view.seats[seat] ? view.seats[seat].team : 0}`);
   b.dataset.seat = String(seat);

@@ -613,11 +613,27 @@ def test_void_round_amber_clock_eight_seats_french_reduced_motion(live_server, c
         assert_names_readable(screen)
         screen.shot(screenshot_dir, "sign-8")
         screen.wait_phase("play", timeout=10)  # nobody says ready: the sign phase times out (R11, R12)
-        assert phones[4].act("take_channel")["type"] == "ok"
-        assert phones[4].act("choose_emoji", emoji="🎸")["type"] == "ok"
-        screen.wait("document.querySelector('#fx .burst[data-seat=\"4\"]') !== null", timeout=5)
+        # The bottom seat emits while the random signs are told (R12): the burst leaves the notice line readable.
+        assert phones[0].act("take_channel")["type"] == "ok"
+        assert phones[0].act("choose_emoji", emoji="🎸")["type"] == "ok"
+        screen.wait("document.querySelector('#fx .burst[data-seat=\"0\"]') !== null", timeout=5)
         assert page.evaluate("getComputedStyle(document.querySelector('#fx .burst-emoji')).animationName") == "fade"
         screen.freeze_fx(450)
+        assert page.locator("#notices .notice:not([hidden])").count() >= 1
+        covered = page.evaluate(
+            """() => {
+              const b = document.querySelector('#fx .burst').getBoundingClientRect();  // its centre
+              const emoji = document.querySelector('#fx .burst-emoji').getBoundingClientRect();
+              const r = Math.max(120, emoji.width / 2, emoji.height / 2);  // the ring at rest (240 px) or the emoji
+              const out = [];
+              for (const n of document.querySelectorAll('#notices .notice:not([hidden])')) {
+                const q = n.getBoundingClientRect();
+                if (b.left - r < q.right && q.left < b.left + r && b.top - r < q.bottom && q.top < b.top + r)
+                  out.push(n.textContent);
+              }
+              return out;
+            }""")
+        assert covered == [], f"the burst covers the notices: {covered}"
         screen.assert_fits()
         assert_names_readable(screen)
         screen.shot(screenshot_dir, "play-8")
