@@ -83,6 +83,32 @@ function fmtClock(s) {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
 }
 
+// A sentence as nodes, with each team label ("Blue\u00a0●") wrapped so that its shape wears the team's colour:
+// the words stay the same (textContent is unchanged), only the shape is painted. Team labels carry a no-break
+// space that players' names do not, so a name is never mistaken for one.
+function teamText(text) {
+  const frag = document.createDocumentFragment();
+  const labels = TEAM_SHAPES.map((_, team) => teamName(team));
+  let rest = String(text);
+  while (rest) {
+    let at = -1;
+    let team = -1;
+    labels.forEach((label, i) => {
+      const k = rest.indexOf(label);
+      if (k >= 0 && (at < 0 || k < at)) { at = k; team = i; }
+    });
+    if (at < 0) { frag.append(rest); break; }
+    if (at > 0) frag.append(rest.slice(0, at));
+    const label = labels[team];
+    const shape = TEAM_SHAPES[team];
+    const span = el('span', `team-label team-${team}`, label.slice(0, label.length - shape.length));
+    span.append(el('span', 'shape', shape));
+    frag.append(span);
+    rest = rest.slice(at + label.length);
+  }
+  return frag;
+}
+
 function teamChip(team, extraCls = '') {
   const chip = el('span', `team-chip team-${team} ${extraCls}`);
   chip.append(el('span', 'shape', TEAM_SHAPES[team]), el('span', 'tname', (TEAM_NAMES[lang()] || TEAM_NAMES.en)[team]));
@@ -328,7 +354,9 @@ function renderCentre() {
       card.dataset.place = String(i);
       places.append(card);
     });
-    middle.append(el('p', `sentence end-${view.result.end}`, resultSentence(view.result)));
+    const sentence = el('p', `sentence end-${view.result.end}`);
+    sentence.append(teamText(resultSentence(view.result)));
+    middle.append(sentence);
     if (phase === 'pause') {
       const row = el('div', 'pause-row');
       row.append(el('span', 'countdown pause-count', ''));
@@ -417,9 +445,14 @@ function renderOver() {
   if (view.phase !== 'over') return;
   const winners = view.winners || [];
   box.append(el('div', 'over-title', t('over_title')));
-  if (view.result) box.append(el('p', 'over-last', resultSentence(view.result)));
+  if (view.result) {
+    const last = el('p', 'over-last');
+    last.append(teamText(resultSentence(view.result)));
+    box.append(last);
+  }
   const names = joinList(winners.map((w) => teamName(w)));
-  const head = el('h2', 'over-winners', winners.length > 1 ? t('wins_many', { teams: names }) : t('wins_one', { teams: names }));
+  const head = el('h2', 'over-winners');
+  head.append(teamText(winners.length > 1 ? t('wins_many', { teams: names }) : t('wins_one', { teams: names })));
   box.append(head);
   const list = el('div', 'final-scores');
   const sorted = [...view.teams].sort((a, b) => b.score - a.score);
@@ -491,7 +524,8 @@ function renderNotices() {
   for (const node of [...box.children]) if (!keep.has(node.dataset.id)) node.remove();
   for (const n of notices) {
     if (!box.querySelector(`[data-id="${n.id}"]`)) {
-      const node = el('div', `notice ${n.kind}`, n.text);
+      const node = el('div', `notice ${n.kind}`);
+      node.append(teamText(n.text));
       node.dataset.id = String(n.id);
       box.append(node);
     }

@@ -204,6 +204,7 @@ def test_sign_phase_shows_who_is_ready_and_the_countdown_never_the_sign(live_ser
     screen.wait_phase("play")
     screen.wait("document.querySelector('#notice-list').textContent.includes('random sign')")
     assert "Orange" in screen.text("#notice-list")
+    assert screen.text_colour("#notice-list", "▲") == "rgb(230, 159, 0)"  # the team's shape in its colour
     assert page.locator('.score[data-team="1"] .random-tag').count() == 1
     assert page.locator('.score[data-team="0"] .random-tag').count() == 0
     assert screen.errors == []
@@ -343,6 +344,9 @@ def test_full_round_play_emission_swap_call_and_reveal(live_server, tv_context, 
     time.sleep(1.0)  # let the reveal animation settle for the picture
     screen.assert_fits()
     screen.shot(screenshot_dir, "reveal")
+
+    # "team Blue ●": the shape wears the team's colour in the sentence, as everywhere else (not white).
+    assert screen.text_colour(".sentence", "●") == "rgb(86, 180, 233)"
 
     # R24: the sentence for a right Contre! names who held the carré (same words the page uses live).
     contre = dict(result, end="contre", caller=1, target=0, correct=True, scorers=[1])
@@ -506,6 +510,8 @@ def test_two_teams_win_together_after_false_quatros(live_server, tv_context, scr
     screen.wait_phase("over")
     assert sorted(screen.view()["winners"]) == [1, 2]
     assert screen.text(".over-winners") == "Orange\u00a0▲ and Green\u00a0■ win together!"
+    assert screen.text_colour(".over-winners", "▲") == "rgb(230, 159, 0)"
+    assert screen.text_colour(".over-winners", "■") == "rgb(0, 158, 115)"
     assert page.locator(".final.winner").count() == 2
     assert page.locator('.score.winner').count() == 2
     time.sleep(1.0)
