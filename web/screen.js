@@ -24,7 +24,8 @@ let view = null; // the last table view
 let table = {}; // the server's public part (join_url, mdns_name, bots, settings, host)
 let receivedAt = 0; // performance.now() when `view` arrived: countdowns are interpolated from it
 let status = 'connecting';
-let justRevealed = false;
+let revealAt = -Infinity; // performance.now() when the hands turned over (the reveal started)
+const REVEAL_MS = 900; // .seat.reveal-anim in screen.css
 const notices = []; // transient notices {id, text, until}
 let noticeSeq = 0;
 
@@ -43,9 +44,11 @@ function onMessage(msg) {
   if (msg.type === 'state') {
     const before = view;
     view = msg.view;
-    // Hands turn over once, when the reveal starts — not again on every later state of the pause.
-    justRevealed = !!view.result && (view.phase === 'pause' || view.phase === 'over') &&
-      !!before && before.phase === 'play';
+    // Hands turn over once, when the reveal starts — not again on every later state of the pause, nor when the
+    // page redraws for another reason (the language, a resize): a redraw during the turn continues it.
+    if (view.result && (view.phase === 'pause' || view.phase === 'over') && before && before.phase === 'play') {
+      revealAt = performance.now();
+    }
     table = msg.table || {};
     receivedAt = performance.now();
     render();
@@ -263,7 +266,11 @@ function renderSeats() {
       for (const c of r.hands[s.seat] || []) hand.append(cardEl(c, 'mini'));
       plate.append(hand);
       if ((r.carres || []).includes(s.seat)) plate.classList.add('carre');
-      if (justRevealed) plate.classList.add('reveal-anim');
+      const since = performance.now() - revealAt;
+      if (since < REVEAL_MS) {
+        plate.classList.add('reveal-anim');
+        plate.style.animationDelay = `${-since}ms`; // a plate redrawn mid-turn takes it up where it was
+      }
       const sign = r.signs[s.team];
       if (sign) {
         const badge = el('div', 'sign-badge emoji', sign);

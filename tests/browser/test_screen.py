@@ -348,6 +348,17 @@ def test_full_round_play_emission_swap_call_and_reveal(live_server, tv_context, 
     # "team Blue ●": the shape wears the team's colour in the sentence, as everywhere else (not white).
     assert screen.text_colour(".sentence", "●") == "rgb(86, 180, 233)"
 
+    # Switching the TV's language changes the words, it does not turn the hands over again.
+    started = page.evaluate(
+        """() => { document.querySelector('#lang').click();
+                   return document.getAnimations().filter((a) => a.effect && a.effect.target &&
+                     a.effect.target.matches('.seat')).map((a) => a.animationName || 'anim'); }""")
+    assert screen.text(".sentence").startswith("Ana a annoncé Quatro ! sur ")
+    assert started == [], f"animations replayed on the plates: {started}"
+    assert screen.text_colour(".sentence", "●") == "rgb(86, 180, 233)"
+    page.click("#lang")
+    screen.wait("document.querySelector('.sentence').textContent.startsWith('Ana called')")
+
     # R24: the sentence for a right Contre! names who held the carré (same words the page uses live).
     contre = dict(result, end="contre", caller=1, target=0, correct=True, scorers=[1])
     said = page.evaluate("async (r) => (await import('/screen.js')).resultSentence(r)", contre)
