@@ -178,7 +178,7 @@ function holdButton(btn, onFire, onKeyboard) {
 
 // ------------------------------------------------------------------------------------------- modal
 
-function openModal(kind, { title, text = '', actions = [], until = null, cls = '' }) {
+function openModal(kind, { title, text = '', actions = [], until = null, cls = '', extra = null }) {
   S.modal = kind;
   const m = $('modal');
   m.className = `modal ${cls}`;
@@ -186,6 +186,8 @@ function openModal(kind, { title, text = '', actions = [], until = null, cls = '
   m.dataset.kind = kind;
   $('modal-title').textContent = title;
   $('modal-text').textContent = text;
+  dropModalExtra();
+  if (extra) { extra.classList.add('modal-extra'); $('modal-text').before(extra); }
   const box = $('modal-actions');
   box.replaceChildren(...actions.map((a) => h('button', {
     type: 'button', class: `btn ${a.cls || ''}`, 'data-action': a.id || '', style: a.style || null,
@@ -205,6 +207,16 @@ function closeModal(kind = null) {
   if (kind && S.modal !== kind) return;
   S.modal = null;
   $('modal').hidden = true;
+  dropModalExtra();
+}
+
+function dropModalExtra() {
+  // Whatever a modal added beside its text (the seat link's QR code); its image's object URL goes with it.
+  for (const el of $('modal').querySelectorAll('.modal-extra')) {
+    for (const img of el.querySelectorAll('img[src^="blob:"]')) URL.revokeObjectURL(img.src);
+    el.remove();
+  }
+  $('modal-text').classList.remove('selectable');
 }
 
 function tickModal() {
@@ -236,7 +248,9 @@ window.quatroLink = link; // for tests and debugging
 window.quatroAwake = awakeMode;
 
 // A long press never opens the browser's menu (the calls are held on purpose); the name field keeps its own.
-document.addEventListener('contextmenu', (e) => { if (e.target.tagName !== 'INPUT') e.preventDefault(); });
+document.addEventListener('contextmenu', (e) => {
+  if (e.target.tagName !== 'INPUT' && !e.target.closest('.selectable')) e.preventDefault();
+});
 // Any tap while seated (re)arms the screen keep-awake (it needs a user gesture).
 document.addEventListener('pointerup', () => { if (me()) keepAwake(); }, { passive: true });
 
@@ -423,11 +437,60 @@ function onError(msg) {
 }
 
 function showSeatLink(msg) {
-  // The host allowed this seat to move: show the one-time link to open on the other device.
+  // The host allowed this seat to move: show the one-time link to open on the other device, as a QR code the other
+  // phone scans (drawn by the host: no internet, no QR library here), as text, and with a Copy button.
+  const qr = h('img', { class: 'link-qr', alt: t('seat_link_qr') });
   openModal('seat_link', {
     title: t('seat_link_title'), text: `${t('seat_link_text')}\n${msg.url}`, cls: 'link',
-    actions: [{ id: 'close', label: 'OK', cls: 'primary' }],
+    extra: h('div', { class: 'link-qr-box' }, qr), // its white square holds the place while the code comes
+    actions: [
+      { id: 'copy', label: t('copy'), keep: true, run: () => copyLink(msg.url) },
+      { id: 'close', label: 'OK', cls: 'primary' },
+    ],
   });
+  $('modal-text').classList.add('selectable');
+  seatLinkQr(msg.url).then((src) => {
+    if (!src) { $('modal').querySelector('.link-qr-box')?.remove(); return; } // the text and Copy still work
+    if (!qr.isConnected) { URL.revokeObjectURL(src); return; } // the box was closed meanwhile
+    qr.src = src;
+    qr.classList.add('shown');
+  });
+}
+
+async function seatLinkQr(url) {
+  // The secret goes in a POST body, never in an <img src> query (access log, history, cache): see POST
+  // /seat-link/qr.png in docs/protocol.md. The host draws only a live seat link of its own.
+  try {
+    const res = await fetch('/seat-link/qr.png', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ url }), cache: 'no-store',
+    });
+    return res.ok ? URL.createObjectURL(await res.blob()) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function copyLink(url) {
+  const btn = $('modal-actions').querySelector('[data-action="copy"]');
+  let done = false;
+  // The Clipboard API exists only on a secure origin; a phone on the LAN opens plain http. Then the old way (from a
+  // tap it still works in most browsers), and if even that fails the link is left selected for the phone's own Copy.
+  if (navigator.clipboard && window.isSecureContext) {
+    try { await navigator.clipboard.writeText(url); done = true; } catch { /* below */ }
+  }
+  if (!done) {
+    const text = $('modal-text');
+    const start = text.textContent.indexOf(url);
+    const range = document.createRange();
+    range.setStart(text.firstChild, Math.max(0, start));
+    range.setEnd(text.firstChild, start < 0 ? text.textContent.length : start + url.length);
+    const sel = getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+    try { done = document.execCommand('copy'); } catch { done = false; }
+    if (done) sel.removeAllRanges();
+  }
+  if (btn && btn.isConnected) btn.textContent = done ? t('copied') : t('link_selected');
 }
 
 // ------------------------------------------------------------------------------------------- render

@@ -19,14 +19,19 @@ WEB = Path(__file__).resolve().parents[2] / "web"
 
 def decode_qr(url: str) -> str:
     """Fetch a QR PNG and decode it with pyzbar: the URL a phone's camera would open."""
+    with urllib.request.urlopen(url, timeout=5) as resp:  # loopback only
+        return decode_qr_png(resp.read(), url)
+
+
+def decode_qr_png(png: bytes, what: str = "the image") -> str:
+    """The text of the one QR code in a PNG (a file, or a screenshot of the code on a page), decoded with pyzbar."""
     from PIL import Image
     from pyzbar.pyzbar import decode
 
-    with urllib.request.urlopen(url, timeout=5) as resp:  # loopback only
-        image = Image.open(io.BytesIO(resp.read()))
-        image.load()
+    image = Image.open(io.BytesIO(png))
+    image.load()
     found = decode(image)
-    assert found, "no QR code found in /qr.png"
+    assert len(found) == 1, f"{len(found)} QR codes found in {what}"
     return found[0].data.decode()
 
 
