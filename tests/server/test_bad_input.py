@@ -33,7 +33,10 @@ PHONE_CASES = [
     ('{"type": "ready", "id": {"a": 1}}', "bad_field"),
     ('{"type": "hello", "token": 12}', "bad_field"),
     ("[" * 3000 + "]" * 3000, "too_large"),
-    ("[" * 2000 + "]" * 2000, "bad_json"),  # deep nesting: RecursionError must not escape
+    # Deep nesting: RecursionError must not escape. Whether 2,000 levels overflow depends on the interpreter's
+    # recursion limit at that moment (Hypothesis raises it while its tests run, and once failed to restore it
+    # here): too deep is bad_json, parsed is a list, bad_message. Either is a clear answer.
+    ("[" * 2000 + "]" * 2000, ("bad_json", "bad_message")),
     (json.dumps({"type": "ready", "pad": "x" * 5000}), "too_large"),
     (b"\xff\xfe\x00garbage", "bad_json"),
     ('{"type": "start_game"}', "not_host"),
@@ -42,8 +45,9 @@ PHONE_CASES = [
 ]
 
 
-@pytest.mark.parametrize("raw,code", PHONE_CASES, ids=[c for _, c in PHONE_CASES])
+@pytest.mark.parametrize("raw,code", PHONE_CASES, ids=[c if isinstance(c, str) else c[0] for _, c in PHONE_CASES])
 def test_phone_bad_input_gets_its_error_and_changes_nothing(live_server, raw, code, caplog):
+    codes = (code,) if isinstance(code, str) else code
     caplog.set_level(logging.INFO, logger="quatro.server")
     screen = live_server.screen()
     ana = live_server.phone()
@@ -53,10 +57,10 @@ def test_phone_bad_input_gets_its_error_and_changes_nothing(live_server, raw, co
     before = _public(live_server)
     bob.send(raw)
     err = bob.expect("error")
-    assert err["code"] == code, err
+    assert err["code"] in codes, err
     assert isinstance(err["message"], str) and err["message"]
     assert _public(live_server) == before
-    assert any(code in r.getMessage() for r in caplog.records), "the server logs it"
+    assert any(err["code"] in r.getMessage() for r in caplog.records), "the server logs it"
     # The connection stays usable.
     assert bob.act("leave")["type"] == "ok"
     screen.wait_state(lambda v: v["seats"][1]["kind"] == "empty")
