@@ -22,15 +22,21 @@ def test_phone_joins_and_screen_sees_the_seat(live_server):
     assert screen.state["table"]["host"] is True
 
 
-@pytest.mark.live_server(time_scale=0.05)
-def test_r33_four_phones_reconnect_with_token_same_hand(live_server):
-    screen = live_server.screen()
-    phones = [live_server.phone() for _ in range(4)]
+def _four_in_a_game(server):
+    screen = server.screen()
+    phones = [server.phone() for _ in range(4)]
     for seat, phone in enumerate(phones):
         phone.join(seat, f"P{seat}")
     assert screen.host("start_game")["type"] == "ok"
     for phone in phones:
-        phone.wait_state(lambda v: v["phase"] == "sign")
+        phone.wait_state(lambda v: v["phase"] == "sign", timeout=5)
+    return screen, phones
+
+
+@pytest.mark.live_server(time_scale=0.05)
+def test_r33_four_phones_reconnect_with_token_same_hand(live_server):
+    screen, phones = _four_in_a_game(live_server)
+    for phone in phones:
         assert phone.act("ready")["type"] == "ok"
     hand = phones[1].wait_state(lambda v: v["phase"] == "play")["you"]["hand"]
     token = phones[1].token
@@ -91,17 +97,6 @@ def test_a_socket_holds_one_seat_at_a_time(live_server):
     assert view["seats"][1]["connected"]
     ana.send({"type": "hello", "token": None})  # back to the join page: the seat shows disconnected
     screen.wait_state(lambda v: not v["seats"][1]["connected"])
-
-
-def _four_in_a_game(server):
-    screen = server.screen()
-    phones = [server.phone() for _ in range(4)]
-    for seat, phone in enumerate(phones):
-        phone.join(seat, f"P{seat}")
-    assert screen.host("start_game")["type"] == "ok"
-    for phone in phones:
-        phone.wait_state(lambda v: v["phase"] == "sign", timeout=5)
-    return screen, phones
 
 
 def _tokens_in(server, clients) -> set[str]:
