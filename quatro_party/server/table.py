@@ -444,11 +444,14 @@ class Table:
             table["host"] = conn.is_host
         return table
 
+    def _held(self, seat: int) -> bool:
+        """Whether a phone's token or a bot holds ``seat``: then nobody else may ``join`` it."""
+        return seat in self.seat_tokens or self.game.seats[seat].kind is SeatKind.BOT
+
     def _freed(self) -> list[int]:
         """The human seats nobody holds the token of (the host freed them): the next phone to ``join`` one
         takes it over, hand and all (R33). Public: an offline seat is not in it (its token still holds it)."""
-        return [s for s, seat in enumerate(self.game.seats)
-                if seat.kind is SeatKind.HUMAN and s not in self.seat_tokens and s not in self.bots]
+        return [s for s, seat in enumerate(self.game.seats) if seat.kind is SeatKind.HUMAN and not self._held(s)]
 
     def _state_text(self, conn: Connection, events: list[dict[str, Any]], now: float,
                     cache: dict[Any, str]) -> str:
@@ -688,7 +691,7 @@ class Table:
             self._error(conn, "no_such_seat", f"this table has seats 0 to {self.game.seat_count - 1}", msg.id)
             return
         state = self.game.seats[seat]
-        if seat in self.seat_tokens or state.kind is SeatKind.BOT:
+        if self._held(seat):
             self._error(conn, "seat_taken", "somebody holds that seat; the host can free it", msg.id)
             return
         if state.kind is SeatKind.EMPTY and self.game.phase is not Phase.LOBBY:  # pragma: no cover - engine forbids
