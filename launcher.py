@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 RUNTIME_MODULES = ("flask", "flask_sock", "simple_websocket", "zeroconf", "qrcode", "PIL")
-TEST_MODULES = ("pytest", "pytest_timeout", "hypothesis", "playwright", "pyzbar", "mypy")
+TEST_MODULES = ("pytest", "pytest_timeout", "hypothesis", "playwright", "pyzbar", "mypy", "ruff", "vulture")
 
 
 def _venv_python() -> Path:
@@ -73,7 +73,7 @@ def _ensure_environment(testing: bool) -> None:
 
 
 def main() -> int:
-    if sys.version_info < (3, 10):
+    if sys.version_info < (3, 10):  # noqa: UP036 - this file runs on any python3 to say why not
         print("Quatro Party needs Python 3.10 or newer.", file=sys.stderr)
         return 2
     testing = len(sys.argv) > 1 and sys.argv[1] == "test"

@@ -55,9 +55,11 @@ def bench_sim(games: int, seats: int = 8) -> float:
     summary = run(["hard"], games, seats, first_seed=1)
     cpu = time.process_time() - cpu0
     rate = summary.games / cpu  # per CPU second: on a shared machine wall time measures the neighbours
-    print(f"simulator: {summary.games} games of {seats} hard bots: {cpu:.2f} s CPU ({summary.seconds:.2f} s wall) = "
-          f"{rate:.1f} games per CPU second ({summary.rounds / summary.games:.1f} rounds/game, "
-          f"{100 * summary.void_rate():.1f} % void)" + (" — target >= 50 games/s" if seats == 8 else ""))
+    print(
+        f"simulator: {summary.games} games of {seats} hard bots: {cpu:.2f} s CPU ({summary.seconds:.2f} s wall) = "
+        f"{rate:.1f} games per CPU second ({summary.rounds / summary.games:.1f} rounds/game, "
+        f"{100 * summary.void_rate():.1f} % void)" + (" — target >= 50 games/s" if seats == 8 else "")
+    )
     return rate
 
 
@@ -81,12 +83,14 @@ def bench_breakdown(games: int) -> None:
                 return fn(*args, **kwargs)
             finally:
                 spent[name] += time.process_time() - t
+
         return wrapper
 
     def counted(fn: Any, count: str) -> Any:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             counts[count] += 1
             return fn(*args, **kwargs)
+
         return wrapper
 
     def observer(kind: str, now: float, data: Any) -> None:
@@ -122,13 +126,17 @@ def bench_breakdown(games: int) -> None:
     finally:
         ViewBuilder.table_view, sim._seat_view, Bot.wake, Bot.observe, Bot.notice, Bot.decide = saved
     per = {k: 1000 * v / games for k, v in spent.items()}
-    print(f"breakdown per game (CPU, timers included): total {1000 * total / games:.0f} ms = views "
-          f"{per['views']:.0f} ms + bots {per['bots']:.0f} ms + engine/loop "
-          f"{1000 * total / games - sum(per.values()):.0f} ms")
+    print(
+        f"breakdown per game (CPU, timers included): total {1000 * total / games:.0f} ms = views "
+        f"{per['views']:.0f} ms + bots {per['bots']:.0f} ms + engine/loop "
+        f"{1000 * total / games - sum(per.values()):.0f} ms"
+    )
     n = {k: v / games for k, v in counts.items()}
-    print(f"work per game: {sent / games:.0f} bot actions, {n['changes']:.0f} changes ({n['events']:.0f} events, "
-          f"each one read by every bot), {n['views']:.0f} seat views built, {n['wakes']:.0f} bot wakes, "
-          f"{n['decisions']:.0f} decisions")
+    print(
+        f"work per game: {sent / games:.0f} bot actions, {n['changes']:.0f} changes ({n['events']:.0f} events, "
+        f"each one read by every bot), {n['views']:.0f} seat views built, {n['wakes']:.0f} bot wakes, "
+        f"{n['decisions']:.0f} decisions"
+    )
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -143,8 +151,9 @@ def bench_host(seconds: float) -> float | None:
     from quatro_party.server.testing import WsClient
 
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    child = subprocess.Popen([sys.executable, "-c", CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             text=True, cwd=ROOT, env=env)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env
+    )
     try:
         line = child.stdout.readline().split() if child.stdout else []
         if len(line) != 2:
@@ -178,8 +187,10 @@ def bench_host(seconds: float) -> float | None:
         wall = time.monotonic() - start
         cpu = _cpu_seconds(child.pid) - start_cpu
         share = cpu / wall
-        print(f"host: 7 hard bots + 1 idle phone, {wall:.1f} s real time, {len(rounds)} rounds seen: "
-              f"host CPU {cpu:.2f} s = {100 * share:.1f} % of one core — target < 5 %")
+        print(
+            f"host: 7 hard bots + 1 idle phone, {wall:.1f} s real time, {len(rounds)} rounds seen: "
+            f"host CPU {cpu:.2f} s = {100 * share:.1f} % of one core — target < 5 %"
+        )
         phone.close()
         screen.close()
         return share
@@ -203,8 +214,13 @@ def main() -> int:
     parser.add_argument("--host-seconds", type=float, default=20.0)
     parser.add_argument("--no-sim", action="store_true")
     parser.add_argument("--no-host", action="store_true")
-    parser.add_argument("--breakdown", type=int, default=0, metavar="GAMES",
-                        help="also split the CPU of that many simulated games into views / bots / engine")
+    parser.add_argument(
+        "--breakdown",
+        type=int,
+        default=0,
+        metavar="GAMES",
+        help="also split the CPU of that many simulated games into views / bots / engine",
+    )
     args = parser.parse_args()
     if not args.no_sim:
         bench_sim(args.sim_games)

@@ -29,8 +29,9 @@ import heapq
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -174,16 +175,25 @@ def main(argv: list[str] | None = None) -> int:
     games = [(seed, timeline) for seed, timeline, _ in recorded]
     n = len(games)
     count = {k: sum(1 for _, t in games for item in t if item[0] == k) / n for k in ("act", "look", "decide", "wake")}
-    print(f"{n} games of {args.seats} hard bots; per game: {count['act']:.0f} actions, {count['look']:.0f} seat "
-          f"views shown, {count['decide']:.0f} decisions, {count['wake']:.0f} wakes")
+    print(
+        f"{n} games of {args.seats} hard bots; per game: {count['act']:.0f} actions, {count['look']:.0f} seat "
+        f"views shown, {count['decide']:.0f} decisions, {count['wake']:.0f} wakes"
+    )
     print(f"the real simulator: {1000 * full / n:6.1f} ms per game = {n / full:5.1f} games per CPU second")
-    labels = ("(a) engine and the event loop", "(b) + views", "(c) + events read by every bot", "(d) + a greedy look per decision")
+    labels = (
+        "(a) engine and the event loop",
+        "(b) + views",
+        "(c) + events read by every bot",
+        "(d) + a greedy look per decision",
+    )
     total = 0.0
     for layers, label in enumerate(labels, start=1):
         total = best_of(args.repeat, lambda: [replay(seed, args.seats, t, layers) for seed, t in games]) / n
         print(f"{label:34} {1000 * total:6.1f} ms per game")
-    print(f"floor: no judgement at all still costs {1000 * total:.1f} ms per game: at most {1 / total:.0f} games "
-          f"per CPU second with this design (target 50 = 20 ms)")
+    print(
+        f"floor: no judgement at all still costs {1000 * total:.1f} ms per game: at most {1 / total:.0f} games "
+        f"per CPU second with this design (target 50 = 20 ms)"
+    )
     return 0
 
 

@@ -53,9 +53,11 @@ def main(argv: list[str] | None = None) -> int:
         profiler.disable()
         pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
     rate = r["games"] / r["cpu"]
-    print(f"{r['games']} complete games at {args.seats} seats: {rate:.0f} games/s on one core "
-          f"(CPU {r['cpu']:.2f} s, wall {r['wall']:.2f} s; {r['steps'] / r['games']:.0f} commands "
-          f"and {r['rounds'] / r['games']:.1f} rounds per game; {r['steps'] / r['cpu']:.0f} commands/s)")
+    print(
+        f"{r['games']} complete games at {args.seats} seats: {rate:.0f} games/s on one core "
+        f"(CPU {r['cpu']:.2f} s, wall {r['wall']:.2f} s; {r['steps'] / r['games']:.0f} commands "
+        f"and {r['rounds'] / r['games']:.1f} rounds per game; {r['steps'] / r['cpu']:.0f} commands/s)"
+    )
     print(f"target ≥ {TARGET:.0f} games/s: {'met' if rate >= TARGET else 'NOT met'}")
     return 0
 

@@ -89,8 +89,10 @@ def main(argv: list[str] | None = None) -> int:
     n = len(games)
     messages = [(seat, msg) for _, sent in games for _, seat, msg, _ in sent]
     texts = [(seat, json.dumps(msg)) for seat, msg in messages]
-    built = [(seed, [(now, to_command(parse_phone(json.dumps(msg)), seat)) for now, seat, msg, _ in sent])
-             for seed, sent in games]
+    built = [
+        (seed, [(now, to_command(parse_phone(json.dumps(msg)), seat)) for now, seat, msg, _ in sent])
+        for seed, sent in games
+    ]
     for (seed, sent), (_, actions) in zip(games, built):  # same games, same answers
         codes: list[str | None] = []
         replay(seed, actions, codes)
@@ -124,12 +126,16 @@ def main(argv: list[str] | None = None) -> int:
         profiler.disable()
         pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
 
-    print(f"{n} games at {SEATS} seats, hard bots: {len(messages) / n:.0f} messages per game "
-          f"(best of {args.repeat}, ms per game)")
-    for label, run in (("(a) engine only (apply + tick + next_deadline)", engine),
-                       ("(b) to_command(parse_phone(json.dumps(msg)), seat)", parse),
-                       ("    the same from the text (no json.dumps)", parse_text_only),
-                       ("(c) to_command(parse_phone_message(msg), seat)", parse_dict)):
+    print(
+        f"{n} games at {SEATS} seats, hard bots: {len(messages) / n:.0f} messages per game "
+        f"(best of {args.repeat}, ms per game)"
+    )
+    for label, run in (
+        ("(a) engine only (apply + tick + next_deadline)", engine),
+        ("(b) to_command(parse_phone(json.dumps(msg)), seat)", parse),
+        ("    the same from the text (no json.dumps)", parse_text_only),
+        ("(c) to_command(parse_phone_message(msg), seat)", parse_dict),
+    ):
         print(f"  {label:52} {1000 * best_of(args.repeat, run) / n:7.2f}")
     return 0
 

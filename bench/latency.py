@@ -123,8 +123,14 @@ class Listener:
 
 
 def _start_child(args: list[str]) -> tuple[subprocess.Popen, str]:
-    proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.Popen(
+        [sys.executable, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert proc.stdout is not None
     lines = []
     for line in proc.stdout:
@@ -176,9 +182,10 @@ class _Side:
         for i, (key, t0) in enumerate(self.sent):
             # A frame belongs to this send only until the same swap text is sent again (a refused
             # swap, R16, must not borrow the next identical swap's update).
-            until = next((t for k, t in self.sent[i + 1:] if k == key), float("inf"))
-            arrivals = [next((t for t, text in lst.frames if t0 <= t < until and key in text), None)
-                        for lst in self.everyone]
+            until = next((t for k, t in self.sent[i + 1 :] if k == key), float("inf"))
+            arrivals = [
+                next((t for t, text in lst.frames if t0 <= t < until and key in text), None) for lst in self.everyone
+            ]
             if None not in arrivals:
                 found.append(max(arrivals) - t0)
         return found
@@ -193,9 +200,25 @@ class HostSide(_Side):
     """The real host (child process) with 8 seated phones in play and the host's big screen."""
 
     def __init__(self, scale: float) -> None:
-        self.proc, out = _start_child(["-m", "quatro_party.launch", "--port", "0", "--bind", "127.0.0.1",
-                                       "--no-browser", "--no-mdns", "--quiet", "--seats", "8", "--seed", "1",
-                                       "--time-scale", str(scale)])
+        self.proc, out = _start_child(
+            [
+                "-m",
+                "quatro_party.launch",
+                "--port",
+                "0",
+                "--bind",
+                "127.0.0.1",
+                "--no-browser",
+                "--no-mdns",
+                "--quiet",
+                "--seats",
+                "8",
+                "--seed",
+                "1",
+                "--time-scale",
+                str(scale),
+            ]
+        )
         port = int(re.search(r"Port (\d+)", out).group(1))
         secret = re.search(r"#host=(\S+)", out).group(1)
         base = f"ws://127.0.0.1:{port}"
@@ -215,7 +238,9 @@ class HostSide(_Side):
         self.sent: list[tuple[str, float]] = []  # (the swap's event text, when it was sent); a key may repeat
 
     def frame_size(self) -> int:
-        sizes = sorted(len(t.encode()) for lst in self.everyone for _, t in lst.frames if t.startswith('{"type":"state"'))
+        sizes = sorted(
+            len(t.encode()) for lst in self.everyone for _, t in lst.frames if t.startswith('{"type":"state"')
+        )
         return sizes[len(sizes) // 2]
 
     def send(self, n: int) -> None:
@@ -227,9 +252,14 @@ class HostSide(_Side):
         place = seat % 4
         card = view["you"]["hand"][n // PHONES % 4]["id"]
         key = f'"type":"swapped","seat":{seat},"place":{place},"put":{{"id":{card},'
-        self.sent.append((key, self.phones[seat].send(json.dumps(
-            {"type": "swap", "card": card, "place": place, "expected": view["centre"][place]["id"]}))))
-
+        self.sent.append(
+            (
+                key,
+                self.phones[seat].send(
+                    json.dumps({"type": "swap", "card": card, "place": place, "expected": view["centre"][place]["id"]})
+                ),
+            )
+        )
 
 
 class BareSide(_Side):
@@ -282,16 +312,22 @@ def run(seconds: float, scale: float) -> tuple[list[float], list[float], int, in
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=30.0, help="measuring time (default 30)")
-    ap.add_argument("--time-scale", type=float, default=1.0,
-                    help="rule timing factor (0.25: 0.5 s cooldown, 4× more swaps per second)")
+    ap.add_argument(
+        "--time-scale",
+        type=float,
+        default=1.0,
+        help="rule timing factor (0.25: 0.5 s cooldown, 4× more swaps per second)",
+    )
     ap.add_argument("--bare-server", type=int, metavar="PAYLOAD", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.bare_server is not None:
         bare_server(args.bare_server)
         return 0
     rate = PHONES / (2.0 * args.time_scale)
-    print(f"loopback, {PHONES} phones + 1 screen, {rate:.1f} swaps/s (every phone at its R15 limit), "
-          f"{args.seconds:.0f} s, host and bare interleaved, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
+    print(
+        f"loopback, {PHONES} phones + 1 screen, {rate:.1f} swaps/s (every phone at its R15 limit), "
+        f"{args.seconds:.0f} s, host and bare interleaved, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
+    )
     host, bare, payload, tried = run(args.seconds, args.time_scale)
     print(f"median state frame: {payload} bytes; host swaps sent {tried}, accepted and measured {len(host)}")
     print(f"{'':<34}{'n':>6}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")

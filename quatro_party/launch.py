@@ -41,30 +41,44 @@ def _parser() -> argparse.ArgumentParser:
         prog="quatro-party",
         description="Host a Quatro Party table: phones join by QR code, the big screen shows the table.",
     )
-    ap.add_argument("--port", type=_port, default=DEFAULT_PORT,
-                    help=f"TCP port (default {DEFAULT_PORT}; keep it stable so phones keep their seats)")
-    ap.add_argument("--host-ip", metavar="IP",
-                    help="the address phones should use (default: best guess; the candidates are listed)")
+    ap.add_argument(
+        "--port",
+        type=_port,
+        default=DEFAULT_PORT,
+        help=f"TCP port (default {DEFAULT_PORT}; keep it stable so phones keep their seats)",
+    )
+    ap.add_argument(
+        "--host-ip", metavar="IP", help="the address phones should use (default: best guess; the candidates are listed)"
+    )
     ap.add_argument("--bind", default="0.0.0.0", help="interface to listen on (default: all)")
     ap.add_argument("--seats", type=int, choices=(4, 6, 8), default=4, help="seats at the table (default 4)")
-    ap.add_argument("--bots", choices=("easy", "normal", "hard"), default="normal",
-                    help="level of the bots that fill empty seats (default normal)")
+    ap.add_argument(
+        "--bots",
+        choices=("easy", "normal", "hard"),
+        default="normal",
+        help="level of the bots that fill empty seats (default normal)",
+    )
     ap.add_argument("--seed", type=int, help="reproducible deals")
-    ap.add_argument("--time-scale", type=float, default=1.0,
-                    help="multiply every rule duration (e.g. 0.1 for a quick demo)")
+    ap.add_argument(
+        "--time-scale", type=float, default=1.0, help="multiply every rule duration (e.g. 0.1 for a quick demo)"
+    )
     ap.add_argument("--language", choices=("en", "fr"), default="en", help="default language of the table")
     ap.add_argument("--no-browser", action="store_true", help="do not open the big screen")
     ap.add_argument("--no-mdns", action="store_true", help="do not announce the table with mDNS")
     ap.add_argument("--quiet", action="store_true", help="log warnings only")
-    ap.add_argument("--fresh", action="store_true",
-                    help="start a new table instead of resuming the last one (its journal is kept as table.jsonl.old)")
+    ap.add_argument(
+        "--fresh",
+        action="store_true",
+        help="start a new table instead of resuming the last one (its journal is kept as table.jsonl.old)",
+    )
     return ap
 
 
 def state_dir() -> Path:
     """Where the host keeps what outlives a run (``$QUATRO_STATE_DIR`` or the user's config folder)."""
     base = os.environ.get("QUATRO_STATE_DIR") or os.path.join(
-        os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config"), "quatro-party")
+        os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config"), "quatro-party"
+    )
     return Path(base)
 
 
@@ -92,8 +106,10 @@ def journal_file(fresh: bool = False, now: float | None = None) -> Path:
         age = (time.time() if now is None else now) - path.stat().st_mtime
         if age <= RESUME_WITHIN:
             return path
-        print(f"The last table was left {age / 3600:.0f} hours ago: starting a new one "
-              f"(the old one is kept as {path.name}.old).")
+        print(
+            f"The last table was left {age / 3600:.0f} hours ago: starting a new one "
+            f"(the old one is kept as {path.name}.old)."
+        )
     try:
         os.replace(path, path.with_name(path.name + ".old"))
     except OSError as exc:
@@ -144,8 +160,10 @@ def cannot_listen(port: int, bind: str, exc: OSError) -> str:
     """
     if exc.errno == errno.EADDRINUSE:
         other = port + 1 if port < 65535 else port - 1
-        return (f"Port {port} is already in use (another Quatro Party host may be running). "
-                f"Stop it, or start this one with --port {other}.")
+        return (
+            f"Port {port} is already in use (another Quatro Party host may be running). "
+            f"Stop it, or start this one with --port {other}."
+        )
     # Another reason (a port below 1024 without the right, a --bind address this computer does not have): say it.
     return f"Cannot listen on port {port} of {bind}: {exc.strerror or exc}. Check --port and --bind."
 
@@ -155,8 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.time_scale > 0:
         print("--time-scale must be positive", file=sys.stderr)
         return 2
-    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.basicConfig(
+        level=logging.WARNING if args.quiet else logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s"
+    )
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per page or socket
     # The host is dozens of mostly idle I/O threads: hand the GIL over sooner than the default
     # 5 ms, so a socket writer woken by the table does not wait behind a busy thread.
@@ -189,9 +208,17 @@ def main(argv: list[str] | None = None) -> int:
         print(cannot_listen(args.port, args.bind, exc), file=sys.stderr)
         return 1
     ip, found = _choose_ip(args.host_ip)
-    app = create_app({"seats": args.seats, "seed": args.seed, "time_scale": args.time_scale,
-                      "bot_level": args.bots, "language": args.language,
-                      "host_secret": load_host_secret(), "journal": journal_file(args.fresh)})
+    app = create_app(
+        {
+            "seats": args.seats,
+            "seed": args.seed,
+            "time_scale": args.time_scale,
+            "bot_level": args.bots,
+            "language": args.language,
+            "host_secret": load_host_secret(),
+            "journal": journal_file(args.fresh),
+        }
+    )
     server = ServerThread(app, sock=sock)
     table = table_of(app)
     port = server.port
@@ -204,15 +231,27 @@ def main(argv: list[str] | None = None) -> int:
     if len(found) > 1 and not args.host_ip:
         print("Addresses of this computer (use --host-ip to pick another if phones cannot connect):")
         for a in found:
-            flags = ", ".join(f for f, on in (("default route", a.default_route), ("virtual?", a.likely_virtual),
-                                              ("loopback", a.loopback)) if on)
+            flags = ", ".join(
+                f
+                for f, on in (
+                    ("default route", a.default_route),
+                    ("virtual?", a.likely_virtual),
+                    ("loopback", a.loopback),
+                )
+                if on
+            )
             print(f"   {'*' if a.ip == ip else ' '} {a.ip:<16} {a.adapter}{f'  ({flags})' if flags else ''}")
     if ip.startswith("127."):
-        print("WARNING: this computer has no LAN address; only this computer can join. "
-              "Connect it to the Wi-Fi the phones use.", file=sys.stderr)
+        print(
+            "WARNING: this computer has no LAN address; only this computer can join. "
+            "Connect it to the Wi-Fi the phones use.",
+            file=sys.stderr,
+        )
     if table.resumed:
-        print(f"{table.resumed[:1].upper()}{table.resumed[1:]} "
-              "(the command line's table options are ignored; --fresh starts a new table).")
+        print(
+            f"{table.resumed[:1].upper()}{table.resumed[1:]} "
+            "(the command line's table options are ignored; --fresh starts a new table)."
+        )
     print()
     print(qr_terminal(join_url))
     print(f"Phones: scan the QR code, or open  {join_url}")

@@ -22,8 +22,9 @@ Action(id=None, kind='choose_emoji', fields={'emoji': '🐙'})
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .engine import commands as c
 from .engine.refusals import Refusal
@@ -186,8 +187,10 @@ _PHONE_COMMANDS = {kind: build for kind, (_, build) in _PHONE_ACTIONS.items()}
 #: Host controls: message type → field checker.
 _HOST_ACTIONS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "set_seats": lambda m: {"count": _int(m, "count", 4, 8)},
-    "add_bot": lambda m: {"seat": _int(m, "seat", 0, 7),
-                          "level": _choice(m, "level", BOT_LEVELS) if m.get("level") is not None else None},
+    "add_bot": lambda m: {
+        "seat": _int(m, "seat", 0, 7),
+        "level": _choice(m, "level", BOT_LEVELS) if m.get("level") is not None else None,
+    },
     "remove_bot": lambda m: {"seat": _int(m, "seat", 0, 7)},
     "free_seat": lambda m: {"seat": _int(m, "seat", 0, 7)},
     "allow_move": lambda m: {"seat": _int(m, "seat", 0, 7)},
@@ -195,10 +198,14 @@ _HOST_ACTIONS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "start_game": lambda m: {},
     "next_round": lambda m: {},
     "new_game": lambda m: {},
-    "settings": lambda m: {k: v for k, v in (
-        ("bot_level", _choice(m, "bot_level", BOT_LEVELS) if "bot_level" in m else None),
-        ("language", _choice(m, "language", LANGUAGES) if "language" in m else None),
-    ) if v is not None},
+    "settings": lambda m: {
+        k: v
+        for k, v in (
+            ("bot_level", _choice(m, "bot_level", BOT_LEVELS) if "bot_level" in m else None),
+            ("language", _choice(m, "language", LANGUAGES) if "language" in m else None),
+        )
+        if v is not None
+    },
 }
 HOST_ACTION_TYPES = tuple(_HOST_ACTIONS)
 

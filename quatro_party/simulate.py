@@ -27,8 +27,9 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from .bots import LEVELS, make_bot
 from .engine import Game, Phase, SeatKind, Sit, StartGame
@@ -82,11 +83,18 @@ class GameRecord:
     messages: int = 0
 
 
-def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: Timing = DEFAULT_TIMING,
-              exact_views: bool = False, max_rounds: int = MAX_ROUNDS,
-              observer: Callable[[str, float, Any], None] | None = None,
-              humans: Sequence[int] = (), script: Sequence[tuple[float, Callable[[Game, float], Any]]] = ()
-              ) -> GameRecord:
+def play_game(
+    seed: int,
+    team_levels: Sequence[str],
+    seats: int = 4,
+    *,
+    timing: Timing = DEFAULT_TIMING,
+    exact_views: bool = False,
+    max_rounds: int = MAX_ROUNDS,
+    observer: Callable[[str, float, Any], None] | None = None,
+    humans: Sequence[int] = (),
+    script: Sequence[tuple[float, Callable[[Game, float], Any]]] = (),
+) -> GameRecord:
     """Play one bot-only game to the end (R34) on a simulated clock. ``team_levels[t]`` plays team ``t``.
 
     ``exact_views`` builds each view with the engine's own ``seat_view`` (slower; the default shares the
@@ -102,8 +110,11 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
     if len(team_levels) != teams:
         raise ValueError(f"{seats} seats make {teams} teams, not {len(team_levels)}")
     game = Game(seats, rng=random.Random(seed), timing=timing)
-    bots = {s: make_bot(s, team_levels[s % teams], random.Random(seed * 1009 + s * 7919 + 1))
-            for s in range(seats) if s not in humans}
+    bots = {
+        s: make_bot(s, team_levels[s % teams], random.Random(seed * 1009 + s * 7919 + 1))
+        for s in range(seats)
+        if s not in humans
+    }
     table_info = {"bots": {str(s): team_levels[s % teams] for s in bots}}
     todo = sorted(script, key=lambda x: x[0])
     endings: list[tuple[str, str | None]] = []
@@ -163,7 +174,7 @@ def play_game(seed: int, team_levels: Sequence[str], seats: int = 4, *, timing: 
                     table_cache[:] = [version, builder.table_view(changed_at)]
                 view = _seat_view(builder, table_cache[1], s, changed_at)
             view_cache[s] = view
-        events = log[given[s]:]
+        events = log[given[s] :]
         given[s] = len(log)
         bots[s].observe({"type": "state", "view": view, "events": events, "table": table_info}, changed_at)
 
@@ -270,27 +281,38 @@ class Summary:
 
     def table(self) -> str:
         """The printed report."""
-        lines = [f"{self.games} games at {self.seats} seats, teams {','.join(self.levels)} "
-                 f"(duplicate deals), {self.rounds} rounds, {self.seconds:.1f} s "
-                 f"({self.games / self.seconds if self.seconds else 0:.1f} games/s)", ""]
-        lines.append(f"{'level':8} {'games':>6} {'decided':>8} {'wins':>6} {'win %':>7}  {'95 % Wilson':>15} "
-                     f"{'pts/team/game':>14}")
+        lines = [
+            f"{self.games} games at {self.seats} seats, teams {','.join(self.levels)} "
+            f"(duplicate deals), {self.rounds} rounds, {self.seconds:.1f} s "
+            f"({self.games / self.seconds if self.seconds else 0:.1f} games/s)",
+            "",
+        ]
+        lines.append(
+            f"{'level':8} {'games':>6} {'decided':>8} {'wins':>6} {'win %':>7}  {'95 % Wilson':>15} "
+            f"{'pts/team/game':>14}"
+        )
         for level, s in self.by_level.items():
             lo, hi = wilson(s.wins, s.decided)
             rate = 100 * s.wins / s.decided if s.decided else 0.0
             pts = s.points / s.teams if s.teams else 0.0
-            lines.append(f"{level:8} {s.games:6d} {s.decided:8d} {s.wins:6d} {rate:6.1f}%  "
-                         f"[{100 * lo:5.1f}, {100 * hi:5.1f}]% {pts:14.2f}")
-        lines.append(f"draws (several levels won together): {self.draws}; undecided (> {MAX_ROUNDS} rounds): "
-                     f"{self.undecided}")
+            lines.append(
+                f"{level:8} {s.games:6d} {s.decided:8d} {s.wins:6d} {rate:6.1f}%  "
+                f"[{100 * lo:5.1f}, {100 * hi:5.1f}]% {pts:14.2f}"
+            )
+        lines.append(
+            f"draws (several levels won together): {self.draws}; undecided (> {MAX_ROUNDS} rounds): {self.undecided}"
+        )
         lines.append("")
         lines.append("rounds ended by     " + " ".join(f"{e:>15}" for e in ENDINGS))
         total = max(1, self.rounds)
-        lines.append(f"{'all':19} " + " ".join(
-            f"{self.endings[e]:7d} ({100 * self.endings[e] / total:4.1f}%)" for e in ENDINGS))
+        lines.append(
+            f"{'all':19} " + " ".join(f"{self.endings[e]:7d} ({100 * self.endings[e] / total:4.1f}%)" for e in ENDINGS)
+        )
         for level, c in self.endings_by_caller.items():
-            lines.append(f"{'  called by ' + level:19} " + " ".join(
-                f"{c[e]:7d} ({100 * c[e] / total:4.1f}%)" if e != "void" else f"{'':>15}" for e in ENDINGS))
+            lines.append(
+                f"{'  called by ' + level:19} "
+                + " ".join(f"{c[e]:7d} ({100 * c[e] / total:4.1f}%)" if e != "void" else f"{'':>15}" for e in ENDINGS)
+            )
         return "\n".join(lines)
 
 
@@ -304,8 +326,16 @@ def rotations(levels: Sequence[str], teams: int) -> list[tuple[str, ...]]:
     return list(dict.fromkeys(out))
 
 
-def run(levels: Sequence[str], games: int, seats: int = 4, *, first_seed: int = 1,
-        timing: Timing = DEFAULT_TIMING, keep_records: bool = False, exact_views: bool = False) -> Summary:
+def run(
+    levels: Sequence[str],
+    games: int,
+    seats: int = 4,
+    *,
+    first_seed: int = 1,
+    timing: Timing = DEFAULT_TIMING,
+    keep_records: bool = False,
+    exact_views: bool = False,
+) -> Summary:
     """Play about ``games`` games with duplicate deals and summarise them."""
     for level in levels:
         if level not in LEVELS:
@@ -357,11 +387,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m quatro_party.simulate", description=__doc__.split("\n")[0])
     parser.add_argument("--seats", type=int, default=4, choices=(4, 6, 8))
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--teams", default="hard,easy",
-                        help="comma-separated levels, cycled over the teams and rotated (e.g. hard,easy)")
+    parser.add_argument(
+        "--teams",
+        default="hard,easy",
+        help="comma-separated levels, cycled over the teams and rotated (e.g. hard,easy)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="first seed")
-    parser.add_argument("--exact-views", action="store_true",
-                        help="build every view with the engine's seat_view (slower; same games)")
+    parser.add_argument(
+        "--exact-views", action="store_true", help="build every view with the engine's seat_view (slower; same games)"
+    )
     args = parser.parse_args(argv)
     levels = [x.strip() for x in args.teams.split(",") if x.strip()]
     try:

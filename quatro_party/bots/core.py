@@ -87,8 +87,9 @@ class Bot:
     #: The event types :meth:`_event` reads, at every level: the others (a channel taken or released, a ready,
     #: ...) are seen in the views, so a third of a game's events are skipped without a call. A level that
     #: reads another type adds it here.
-    events_read: frozenset[str] = frozenset({
-        "dealt", "reshuffled", "round_opened", "round_ended", "sign_phase_opened", "swapped", "emitted"})
+    events_read: frozenset[str] = frozenset(
+        {"dealt", "reshuffled", "round_opened", "round_ended", "sign_phase_opened", "swapped", "emitted"}
+    )
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
@@ -204,8 +205,9 @@ class Bot:
             return
         delay = max(MIN_REACTION, self.rng.gauss(self.reaction_mean, self.reaction_spread)) * self.time_scale
         self._last_perceive = max(self._last_perceive, now + delay)
-        self._inbox.append((self._last_perceive, now, self._latest, self._latest_at, self._unseen_events,
-                            self._unseen_replies))
+        self._inbox.append(
+            (self._last_perceive, now, self._latest, self._latest_at, self._unseen_events, self._unseen_replies)
+        )
         self._latest = None
         self._unseen_events = []
         self._unseen_replies = []
@@ -243,14 +245,23 @@ class Bot:
 
     # --- perception --------------------------------------------------------------------
 
-    def _perceive_glance(self, at: float, msg: dict[str, Any] | None, msg_at: float,
-                         events: list[dict[str, Any]], replies: list[tuple[float, dict[str, Any]]]) -> None:
+    def _perceive_glance(
+        self,
+        at: float,
+        msg: dict[str, Any] | None,
+        msg_at: float,
+        events: list[dict[str, Any]],
+        replies: list[tuple[float, dict[str, Any]]],
+    ) -> None:
         """One glance, perceived: the events since the last one (all seen at ``at``), then the latest view."""
         view = msg.get("view") if msg is not None else None
         if not (isinstance(view, dict) and "you" in view):
             view = None
-        if view is not None and view.get("round", 0) != self.round and not any(
-                e.get("type") in ("sign_phase_opened", "round_opened") for e in events):
+        if (
+            view is not None
+            and view.get("round", 0) != self.round
+            and not any(e.get("type") in ("sign_phase_opened", "round_opened") for e in events)
+        ):
             # a new round first: its deal may come in this very glance (an all-bot table opens at once)
             self.n = int(view["seat_count"])
             self._new_round(view.get("round", 0), at)

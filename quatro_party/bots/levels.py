@@ -136,8 +136,7 @@ class PlayingBot(Bot):
         """R13: pick only when the partner is a bot too (the lower seat of the team picks, to avoid a clash)."""
         you = self.you
         partner = self.partner()
-        if (you.get("sign") is not None or self.is_human(partner) or self.seat > partner
-                or self.picked_in == self.round):
+        if you.get("sign") is not None or self.is_human(partner) or self.seat > partner or self.picked_in == self.round:
             return []
         self.picked_in = self.round  # once a round: a refusal means the partner (or R12) settled it
         return [self.send("pick_sign", now, sign=fresh_sign(self.rng, you.get("last_sign")))]
@@ -200,8 +199,9 @@ class PlayingBot(Bot):
         sign = you.get("sign")
         held = self.channel_of(self.seat)["held"]
         choice = you.get("channel_choice")
-        if self._pending and (self.pending("take_channel") or self.pending("release_channel")
-                              or self.pending("choose_emoji")):
+        if self._pending and (
+            self.pending("take_channel") or self.pending("release_channel") or self.pending("choose_emoji")
+        ):
             return []
         if you.get("has_carre") and sign:
             self.decoy_at = self.release_at = None
@@ -219,8 +219,11 @@ class PlayingBot(Bot):
                 return []
             self.my_fresh.append(sign)
             return [self.send("take_channel", now), self.send("choose_emoji", now, emoji=sign)]
-        if held and (choice == sign or (self.release_at is not None and now >= self.release_at)
-                     or (self.release_at is None and self.decoy_at is None)):
+        if held and (
+            choice == sign
+            or (self.release_at is not None and now >= self.release_at)
+            or (self.release_at is None and self.decoy_at is None)
+        ):
             # no carré (any more, e.g. after a reshuffle): stop showing the sign or the decoy
             if now < self.channel_block_until:
                 self.plan(self.channel_block_until)
@@ -277,8 +280,9 @@ class PlayingBot(Bot):
         self._others_known = (self._facts_gen, (opp, mate))
         return opp, mate
 
-    def rank_score(self, rank: str, mine: dict[str, int], centre: dict[str, int],
-                   opp: dict[str, int], mate: dict[str, int]) -> float:
+    def rank_score(
+        self, rank: str, mine: dict[str, int], centre: dict[str, int], opp: dict[str, int], mate: dict[str, int]
+    ) -> float:
         """How promising collecting ``rank`` is. Levels override."""
         return mine.get(rank, 0) + 0.5 * centre.get(rank, 0)
 
@@ -326,8 +330,7 @@ class PlayingBot(Bot):
             stuck = self.stuck_after * self.time_scale
             if now - self.last_my_swap < stuck:
                 until = self.last_my_swap + stuck
-                self._waiting = (until, (tuple(c["id"] for c in hand), tuple(c["id"] for c in centre),
-                                         self._facts_gen))
+                self._waiting = (until, (tuple(c["id"] for c in hand), tuple(c["id"] for c in centre), self._facts_gen))
                 self.plan(until)
                 return []
             offered = [r for r in ranks if in_centre.get(r)]
@@ -471,8 +474,14 @@ class HardBot(NormalBot):
         every fresh emoji as a sign calls a false Contre (R24: the point is ours)."""
         kept = list(self.public_known.values())
         mine = sum(1 for c in self.hand() if c["rank"] == took)
-        if (kept and set(kept) == {took} and mine >= 2 and not self.you.get("has_carre")
-                and self.bluffs < self.bluffs_per_deal and self.rng.random() < self.bluff_chance):
+        if (
+            kept
+            and set(kept) == {took}
+            and mine >= 2
+            and not self.you.get("has_carre")
+            and self.bluffs < self.bluffs_per_deal
+            and self.rng.random() < self.bluff_chance
+        ):
             self.bluffs += 1
             self.decoy_at = at
 
@@ -480,8 +489,7 @@ class HardBot(NormalBot):
         return True  # checked when the bluff was decided
 
     def rank_score(self, rank, mine, centre, opp, mate) -> float:
-        return (mine.get(rank, 0) + 0.6 * centre.get(rank, 0) - 0.9 * opp.get(rank, 0)
-                - 0.6 * mate.get(rank, 0))
+        return mine.get(rank, 0) + 0.6 * centre.get(rank, 0) - 0.9 * opp.get(rank, 0) - 0.6 * mate.get(rank, 0)
 
     def give_score(self, rank, mine, opp, mate) -> float:
         return mine.get(rank, 0) + 0.8 * min(opp.get(rank, 0), 2) - 0.3 * min(mate.get(rank, 0), 2)

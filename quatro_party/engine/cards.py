@@ -8,9 +8,9 @@ scenario tests short and readable.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Iterable
+from functools import cache
 
 from .rules import RANKS, SUITS, ranks_for
 
@@ -44,7 +44,7 @@ class Card:
         return {"id": self.id, "rank": self.rank, "suit": self.suit}
 
 
-@lru_cache(maxsize=None)
+@cache
 def deck_for(seat_count: int) -> tuple[Card, ...]:
     """R4: the deck of a table, four copies of each of its N+1 ranks, ids 0…4(N+1)−1.
 
@@ -53,9 +53,7 @@ def deck_for(seat_count: int) -> tuple[Card, ...]:
 
     Cached: cards are frozen, so every round of every game can share the same tuple.
     """
-    return tuple(
-        Card(4 * r + s, rank, SUITS[s]) for r, rank in enumerate(ranks_for(seat_count)) for s in range(4)
-    )
+    return tuple(Card(4 * r + s, rank, SUITS[s]) for r, rank in enumerate(ranks_for(seat_count)) for s in range(4))
 
 
 def is_carre(cards: Iterable[Card]) -> bool:

@@ -144,6 +144,20 @@ class NewGame:
 
 
 Command = (
-    PickSign | Ready | Swap | TakeChannel | ReleaseChannel | ChooseEmoji | CallQuatro | CallContre
-    | RequestReshuffle | AnswerVote | SetSeatCount | Sit | SetConnected | StartGame | StartNextRound | NewGame
+    PickSign
+    | Ready
+    | Swap
+    | TakeChannel
+    | ReleaseChannel
+    | ChooseEmoji
+    | CallQuatro
+    | CallContre
+    | RequestReshuffle
+    | AnswerVote
+    | SetSeatCount
+    | Sit
+    | SetConnected
+    | StartGame
+    | StartNextRound
+    | NewGame
 )

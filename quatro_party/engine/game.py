@@ -24,22 +24,47 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import lru_cache
+from functools import cache
 from operator import attrgetter
-from typing import Any, Callable, TypeGuard
+from typing import Any, TypeGuard
 
 from . import events as ev
 from .cards import Card, deck_for, format_cards, is_carre, parse_cards
 from .commands import (
-    AnswerVote, CallContre, CallQuatro, ChooseEmoji, NewGame, PickSign, Ready, ReleaseChannel,
-    RequestReshuffle, SeatKind, SetConnected, SetSeatCount, Sit, StartGame, StartNextRound, Swap, TakeChannel,
+    AnswerVote,
+    CallContre,
+    CallQuatro,
+    ChooseEmoji,
+    NewGame,
+    PickSign,
+    Ready,
+    ReleaseChannel,
+    RequestReshuffle,
+    SeatKind,
+    SetConnected,
+    SetSeatCount,
+    Sit,
+    StartGame,
+    StartNextRound,
+    Swap,
+    TakeChannel,
 )
 from .refusals import Reason, Refusal
 from .rules import (
-    CENTRE_SIZE, DEFAULT_TIMING, HAND_SIZE, REDEAL_THRESHOLD, SEAT_COUNTS, SIGNS, WINNING_SCORE, Timing,
-    partner_of, seats_of, team_of,
+    CENTRE_SIZE,
+    DEFAULT_TIMING,
+    HAND_SIZE,
+    REDEAL_THRESHOLD,
+    SEAT_COUNTS,
+    SIGNS,
+    WINNING_SCORE,
+    Timing,
+    partner_of,
+    seats_of,
+    team_of,
 )
 
 #: Longest player name accepted (characters, after trimming).
@@ -68,7 +93,7 @@ def _a_hand_to_redeal(ranks: list[str], hands: int) -> bool:
     """R6: do any of the first ``hands`` hands of ``ranks`` (the pile's ranks in deal order, ``HAND_SIZE``
     per hand) hold ``REDEAL_THRESHOLD`` cards of one rank? (hot: every deal; plain loops, no generators)"""
     for start in range(0, hands * HAND_SIZE, HAND_SIZE):
-        hand = ranks[start:start + HAND_SIZE]
+        hand = ranks[start : start + HAND_SIZE]
         for r in hand[:_SUSPECTS]:
             if hand.count(r) >= REDEAL_THRESHOLD:
                 return True
@@ -98,7 +123,7 @@ class RoundEnd(str, Enum):
     VOID = "void"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _wrong_phase_text(phase: Phase, wanted: tuple[Phase, ...]) -> str:
     """The message of a command refused in ``phase``; worked out once per case (a handful), since bots
     often act just after a round ended."""
@@ -468,8 +493,9 @@ class Game:
     def _open_round(self, events: list[ev.Event]) -> None:
         for i, t in enumerate(self.teams):
             if t.sign is None:  # R12, never last round's sign (R10)
-                t.sign = self.rng.choice(_SIGNS_BUT[t.last_sign] if t.last_sign in _SIGNS_BUT
-                                         else [s for s in SIGNS if s != t.last_sign])
+                t.sign = self.rng.choice(
+                    _SIGNS_BUT[t.last_sign] if t.last_sign in _SIGNS_BUT else [s for s in SIGNS if s != t.last_sign]
+                )
                 t.random_sign = True
                 events.append(ev.RandomSignGiven(i))
         self.phase = PLAY
@@ -494,13 +520,18 @@ class Game:
                 break
             self.redeals += 1
         for i, s in enumerate(self.seats):
-            s.hand = pile[i * HAND_SIZE:(i + 1) * HAND_SIZE]
-        self.centre = pile[self.seat_count * HAND_SIZE:]
+            s.hand = pile[i * HAND_SIZE : (i + 1) * HAND_SIZE]
+        self.centre = pile[self.seat_count * HAND_SIZE :]
         assert len(self.centre) == CENTRE_SIZE
 
     def _end_round(
-        self, end: RoundEnd, caller: int | None, target: int | None, correct: bool,
-        scorers: tuple[int, ...], events: list[ev.Event],
+        self,
+        end: RoundEnd,
+        caller: int | None,
+        target: int | None,
+        correct: bool,
+        scorers: tuple[int, ...],
+        events: list[ev.Event],
     ) -> None:
         if self.vote is not None:
             self._end_vote(False, "round_over", events)
@@ -510,10 +541,17 @@ class Game:
             s.next_emission_at = None
         scores = self.scores()
         self.result = RoundResult(
-            round=self.round, end=end, caller=caller, target=target, correct=correct, scorers=scorers,
-            hands=tuple(tuple(s.hand) for s in self.seats), centre=tuple(self.centre),
+            round=self.round,
+            end=end,
+            caller=caller,
+            target=target,
+            correct=correct,
+            scorers=scorers,
+            hands=tuple(tuple(s.hand) for s in self.seats),
+            centre=tuple(self.centre),
             carres=tuple(i for i, s in enumerate(self.seats) if is_carre(s.hand)),
-            signs=tuple(t.sign for t in self.teams), scores=scores,
+            signs=tuple(t.sign for t in self.teams),
+            scores=scores,
         )
         events.append(ev.RoundEnded(self.result))
         best = max(scores)
@@ -789,8 +827,9 @@ class Game:
         if refusal is not None:
             return refusal
         if self.has_carre(c.seat) and not c.confirmed:  # R23
-            return Refusal(Reason.CONFIRM_OWN_CARRE,
-                           "Quatro looks at your partner's hand, not yours: confirm to call anyway")
+            return Refusal(
+                Reason.CONFIRM_OWN_CARRE, "Quatro looks at your partner's hand, not yours: confirm to call anyway"
+            )
         partner = self.partner(c.seat)
         mine = self.team(c.seat)
         correct = self.has_carre(partner)  # R22
@@ -825,12 +864,12 @@ class Game:
         if self.vote is not None:
             return Refusal(Reason.VOTE_RUNNING, "a vote is already running")
         if self.last_vote_end is not None:
-            refusal = self._waiting(Reason.VOTE_TOO_SOON, self.last_vote_end + self.timing.vote_gap,
-                                    "too soon after the last vote")
+            refusal = self._waiting(
+                Reason.VOTE_TOO_SOON, self.last_vote_end + self.timing.vote_gap, "too soon after the last vote"
+            )
             if refusal is not None:
                 return refusal
-        voters = [i for i, s in enumerate(self.seats)
-                  if i != c.seat and s.kind is HUMAN and s.connected]  # R28
+        voters = [i for i, s in enumerate(self.seats) if i != c.seat and s.kind is HUMAN and s.connected]  # R28
         self.vote = Vote(c.seat, voters, [], self.now + self.timing.vote_length)
         self._reschedule()
         events.append(ev.VoteOpened(c.seat, tuple(voters), self.timing.vote_length))
@@ -880,9 +919,20 @@ class Game:
 #: Command type → handler. A handler returns the command's Refusal, or ``None`` once it is carried out.
 #: (A module global: :meth:`Game.apply` looks it up on every command.)
 _HANDLERS: dict[type, Callable[[Game, Any, list[ev.Event]], Refusal | None]] = {
-    SetSeatCount: Game._set_seat_count, Sit: Game._sit, SetConnected: Game._set_connected,
-    StartGame: Game._start_game, StartNextRound: Game._start_next_round, NewGame: Game._new_game,
-    PickSign: Game._pick_sign, Ready: Game._ready, Swap: Game._swap, TakeChannel: Game._take_channel,
-    ReleaseChannel: Game._release_channel, ChooseEmoji: Game._choose_emoji, CallQuatro: Game._call_quatro,
-    CallContre: Game._call_contre, RequestReshuffle: Game._request_reshuffle, AnswerVote: Game._answer_vote,
+    SetSeatCount: Game._set_seat_count,
+    Sit: Game._sit,
+    SetConnected: Game._set_connected,
+    StartGame: Game._start_game,
+    StartNextRound: Game._start_next_round,
+    NewGame: Game._new_game,
+    PickSign: Game._pick_sign,
+    Ready: Game._ready,
+    Swap: Game._swap,
+    TakeChannel: Game._take_channel,
+    ReleaseChannel: Game._release_channel,
+    ChooseEmoji: Game._choose_emoji,
+    CallQuatro: Game._call_quatro,
+    CallContre: Game._call_contre,
+    RequestReshuffle: Game._request_reshuffle,
+    AnswerVote: Game._answer_vote,
 }

@@ -22,7 +22,8 @@ True
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import commands as c
 from .events import Event
@@ -106,7 +107,7 @@ class RandomPlay:
             self.send(c.Sit(seat, kind, f"{kind.value.title()} {seat}"))
         self.send(c.StartGame())
 
-    def play(self, max_steps: int = 1_000_000, observer: Observer | None = None) -> "RandomPlay":
+    def play(self, max_steps: int = 1_000_000, observer: Observer | None = None) -> RandomPlay:
         """Set up (if not yet) and play until the game is over or ``max_steps`` commands were sent."""
         if self.game.phase is LOBBY and self.steps == 0:
             self.setup()
@@ -133,8 +134,9 @@ class RandomPlay:
         if roll < 0.03:  # time jumps to the next deadline (sign timeout, emission, vote, pause end)…
             deadline = game.next_deadline()
             # …but seldom to the void end of a round (R32), or most rounds would be void.
-            if deadline is not None and (deadline != game.phase_ends_at or game.phase is not PLAY
-                                         or rnd.random() < 0.1):
+            if deadline is not None and (
+                deadline != game.phase_ends_at or game.phase is not PLAY or rnd.random() < 0.1
+            ):
                 self.now = max(self.now, deadline)
         elif roll < 0.035:
             self.now += rnd.uniform(5.0, 40.0)

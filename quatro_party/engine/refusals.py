@@ -56,4 +56,8 @@ class Refusal:
 
     def to_json(self) -> dict[str, Any]:
         """The refusal as JSON for the one client that sent the command."""
-        return {"reason": self.reason.value, "message": self.message, **({"details": self.details} if self.details else {})}
+        return {
+            "reason": self.reason.value,
+            "message": self.message,
+            **({"details": self.details} if self.details else {}),
+        }

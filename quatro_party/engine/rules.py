@@ -27,8 +27,30 @@ REDEAL_THRESHOLD = 3
 
 #: R8 — the 24 signs, in this order; a channel emits from the same set (R18).
 SIGNS: tuple[str, ...] = (
-    "🍍", "🚀", "🐢", "🦊", "🐙", "🌵", "🍉", "🎸", "🦄", "🐝", "🍄", "🌈",
-    "🔥", "⚓", "🎩", "🦀", "🐧", "🍒", "🌙", "⭐", "🎲", "🦉", "🍩", "🐳",
+    "🍍",
+    "🚀",
+    "🐢",
+    "🦊",
+    "🐙",
+    "🌵",
+    "🍉",
+    "🎸",
+    "🦄",
+    "🐝",
+    "🍄",
+    "🌈",
+    "🔥",
+    "⚓",
+    "🎩",
+    "🦀",
+    "🐧",
+    "🍒",
+    "🌙",
+    "⭐",
+    "🎲",
+    "🦉",
+    "🍩",
+    "🐳",
 )
 
 #: R34 — the first team to this many points wins.
@@ -54,7 +76,7 @@ class Timing:
     round_length: float = 180.0  # R32: a round with no call is void after this
     pause_length: float = 30.0  # R32: between a round's end and the next sign phase
 
-    def scaled(self, factor: float) -> "Timing":
+    def scaled(self, factor: float) -> Timing:
         """Every duration multiplied by ``factor`` (must be > 0)."""
         if not factor > 0:
             raise ValueError(f"time scale must be positive, not {factor!r}")

@@ -42,15 +42,17 @@ def table_view(game: Game, now: float) -> dict[str, Any]:
     clock = _left(game.phase_ends_at, now)
     seats = []
     for i, s in enumerate(game.seats):
-        seats.append({
-            "seat": i,
-            "team": game.team(i),
-            "kind": s.kind.value,
-            "name": s.name,
-            "connected": s.connected or s.kind is SeatKind.BOT,
-            "ready": s.ready or s.kind is SeatKind.BOT,  # R11: bots are always ready
-            "channel": {"held": s.channel_held, "emoji": s.last_emitted if s.channel_held else None},
-        })
+        seats.append(
+            {
+                "seat": i,
+                "team": game.team(i),
+                "kind": s.kind.value,
+                "name": s.name,
+                "connected": s.connected or s.kind is SeatKind.BOT,
+                "ready": s.ready or s.kind is SeatKind.BOT,  # R11: bots are always ready
+                "channel": {"held": s.channel_held, "emoji": s.last_emitted if s.channel_held else None},
+            }
+        )
     last_vote_gap = None
     if game.last_vote_end is not None:
         last_vote_gap = _left(game.last_vote_end + game.timing.vote_gap, now) or None
@@ -64,17 +66,25 @@ def table_view(game: Game, now: float) -> dict[str, Any]:
         "signs": list(SIGNS),
         "seats": seats,
         "teams": [
-            {"team": t, "seats": list(seats_of(t, game.seat_count)), "score": team.score,
-             "random_sign": team.random_sign and game.phase is Phase.PLAY}
+            {
+                "team": t,
+                "seats": list(seats_of(t, game.seat_count)),
+                "score": team.score,
+                "random_sign": team.random_sign and game.phase is Phase.PLAY,
+            }
             for t, team in enumerate(game.teams)
         ],
         "centre": [c.to_json() for c in game.centre] if game.phase is Phase.PLAY else [],
         "redeals": game.redeals if game.phase is Phase.PLAY else 0,
         "reshuffle": {
             "done": game.reshuffled,
-            "vote": None if vote is None else {
-                "requester": vote.requester, "voters": list(vote.voters),
-                "accepted": list(vote.accepted), "left": _left(vote.ends_at, now),
+            "vote": None
+            if vote is None
+            else {
+                "requester": vote.requester,
+                "voters": list(vote.voters),
+                "accepted": list(vote.accepted),
+                "left": _left(vote.ends_at, now),
             },
             "next_vote_in": last_vote_gap,
         },
@@ -155,8 +165,10 @@ class ViewBuilder:
         key = tuple((team.score, team.random_sign and playing) for team in self.game.teams)
         if key != self._teams_key:
             self._teams_key = key
-            self._teams = [{"team": t, "seats": team_seats[t], "score": score, "random_sign": random_sign}
-                           for t, (score, random_sign) in enumerate(key)]
+            self._teams = [
+                {"team": t, "seats": team_seats[t], "score": score, "random_sign": random_sign}
+                for t, (score, random_sign) in enumerate(key)
+            ]
         return self._teams
 
     def table_view(self, now: float) -> dict[str, Any]:
@@ -171,15 +183,18 @@ class ViewBuilder:
         key = tuple((s.kind, s.name, s.connected, s.ready, s.channel_held, s.last_emitted) for s in game.seats)
         if key != self._seats_key:
             self._seats_key = key
-            self._seats = [{
-                "seat": i,
-                "team": game.team(i),
-                "kind": kind.value,
-                "name": name,
-                "connected": connected or kind is bot,
-                "ready": ready or kind is bot,  # R11: bots are always ready
-                "channel": {"held": held, "emoji": emitted if held else None},
-            } for i, (kind, name, connected, ready, held, emitted) in enumerate(key)]
+            self._seats = [
+                {
+                    "seat": i,
+                    "team": game.team(i),
+                    "kind": kind.value,
+                    "name": name,
+                    "connected": connected or kind is bot,
+                    "ready": ready or kind is bot,  # R11: bots are always ready
+                    "channel": {"held": held, "emoji": emitted if held else None},
+                }
+                for i, (kind, name, connected, ready, held, emitted) in enumerate(key)
+            ]
         vote = game.vote
         last_vote_gap = None
         if game.last_vote_end is not None:
@@ -190,8 +205,10 @@ class ViewBuilder:
                 self._result = (game.result, game.result.to_json())
             result = self._result[1]
         if self._team_seats[0] != game.seat_count:
-            self._team_seats = (game.seat_count, [list(seats_of(t, game.seat_count))
-                                                  for t in range(game.seat_count // 2)])
+            self._team_seats = (
+                game.seat_count,
+                [list(seats_of(t, game.seat_count)) for t in range(game.seat_count // 2)],
+            )
         team_seats = self._team_seats[1]
         return {
             "phase": phase.value,
@@ -207,9 +224,13 @@ class ViewBuilder:
             "redeals": game.redeals if playing else 0,
             "reshuffle": {
                 "done": game.reshuffled,
-                "vote": None if vote is None else {
-                    "requester": vote.requester, "voters": list(vote.voters),
-                    "accepted": list(vote.accepted), "left": _left(vote.ends_at, now),
+                "vote": None
+                if vote is None
+                else {
+                    "requester": vote.requester,
+                    "voters": list(vote.voters),
+                    "accepted": list(vote.accepted),
+                    "left": _left(vote.ends_at, now),
                 },
                 "next_vote_in": last_vote_gap,
             },

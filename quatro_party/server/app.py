@@ -26,6 +26,7 @@ from .table import Table
 
 log = logging.getLogger("quatro.server")
 
+
 def _find_web_dir() -> Path:
     """``web/`` beside the source tree (a checkout, an editable install), else where ``pip install .`` put it."""
     beside = Path(__file__).resolve().parents[2] / "web"
@@ -99,13 +100,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     @app.get("/qr.png")
     def qr_png_route() -> Response:
-        return Response(qr_png(table.join_url or request.host_url), mimetype="image/png",
-                        headers={"Cache-Control": "no-cache"})
+        return Response(
+            qr_png(table.join_url or request.host_url), mimetype="image/png", headers={"Cache-Control": "no-cache"}
+        )
 
     @app.get("/qr.svg")
     def qr_svg_route() -> Response:
-        return Response(qr_svg(table.join_url or request.host_url), mimetype="image/svg+xml",
-                        headers={"Cache-Control": "no-cache"})
+        return Response(
+            qr_svg(table.join_url or request.host_url), mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"}
+        )
 
     @app.post("/seat-link/qr.png")
     def seat_link_qr() -> Response:
@@ -127,8 +130,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
             abort(400)
         if not table.is_live_seat_link(url):
             abort(404)
-        return Response(png_of(url), mimetype="image/png",
-                        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
+        return Response(
+            png_of(url), mimetype="image/png", headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+        )
 
     @app.get("/info.json")
     def info() -> Response:
@@ -163,8 +167,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                     if now - last_flood_error >= 1.0:
                         last_flood_error = now
                         log.warning("%r: flood, dropping messages", conn)
-                        conn.send_text(p.json_text(p.error_message(
-                            "flood", "too many messages: slow down (extra messages are dropped)")))
+                        conn.send_text(
+                            p.json_text(
+                                p.error_message("flood", "too many messages: slow down (extra messages are dropped)")
+                            )
+                        )
                     continue
                 table.receive(conn, raw)
         except ConnectionClosed as closed:

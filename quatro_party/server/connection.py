@@ -21,7 +21,8 @@ import queue
 import socket
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 log = logging.getLogger("quatro.server")
 

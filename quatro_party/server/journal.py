@@ -127,7 +127,7 @@ class Journal:
         self._file = file
 
     @classmethod
-    def create(cls, path: str | Path, header: dict[str, Any]) -> "Journal":
+    def create(cls, path: str | Path, header: dict[str, Any]) -> Journal:
         """A new journal at ``path`` (replacing any file there), mode 0600, starting with ``header``."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -138,7 +138,7 @@ class Journal:
         return journal
 
     @classmethod
-    def reopen(cls, path: str | Path, length: int) -> "Journal":
+    def reopen(cls, path: str | Path, length: int) -> Journal:
         """The journal at ``path``, cut back to its first ``length`` bytes (a torn last line goes), for appending."""
         path = Path(path)
         fd = os.open(path, os.O_RDWR)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import logging
 import socket
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 log = logging.getLogger("quatro.mdns")
 
@@ -32,9 +33,15 @@ class Advertiser:
     instance name (zeroconf renames it on a clash).
     """
 
-    def __init__(self, ip: str, port: int, path: str = "/", name: str | None = None,
-                 interfaces: list[str] | None = None,
-                 on_registered: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        ip: str,
+        port: int,
+        path: str = "/",
+        name: str | None = None,
+        interfaces: list[str] | None = None,
+        on_registered: Callable[[str], None] | None = None,
+    ) -> None:
         self.ip, self.port, self.path = ip, port, path
         self.name = name or service_name()
         self.interfaces = interfaces
@@ -46,7 +53,7 @@ class Advertiser:
         self._closed = False
         self._thread: threading.Thread | None = None
 
-    def start(self) -> "Advertiser":
+    def start(self) -> Advertiser:
         self._thread = threading.Thread(target=self._register, name="quatro-mdns", daemon=True)
         self._thread.start()
         return self
@@ -63,8 +70,12 @@ class Advertiser:
 
             host = socket.gethostname().split(".")[0] or "quatro"
             info = ServiceInfo(
-                SERVICE_TYPE, f"{self.name}.{SERVICE_TYPE}", addresses=[socket.inet_aton(self.ip)],
-                port=self.port, properties={"path": self.path}, server=f"{host}.local.",
+                SERVICE_TYPE,
+                f"{self.name}.{SERVICE_TYPE}",
+                addresses=[socket.inet_aton(self.ip)],
+                port=self.port,
+                properties={"path": self.path},
+                server=f"{host}.local.",
             )
             kwargs: dict[str, Any] = {"ip_version": IPVersion.V4Only}
             if self.interfaces is not None:

@@ -13,8 +13,23 @@ import socket
 from dataclasses import dataclass
 
 #: Adapter names that are rarely the party Wi-Fi (VPNs, containers, VMs).
-_VIRTUAL_HINTS = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "tun", "tap", "wg", "zt", "tailscale",
-                  "utun", "hyper-v", "vethernet", "loopback")
+_VIRTUAL_HINTS = (
+    "docker",
+    "br-",
+    "veth",
+    "virbr",
+    "vmnet",
+    "vboxnet",
+    "tun",
+    "tap",
+    "wg",
+    "zt",
+    "tailscale",
+    "utun",
+    "hyper-v",
+    "vethernet",
+    "loopback",
+)
 
 
 @dataclass(frozen=True)

@@ -51,10 +51,11 @@ class ServerThread:
         self.server.daemon_threads = True  # type: ignore[attr-defined]  # (threaded=True: a ThreadingMixIn) a stuck socket handler never keeps the process alive
         self.host = host
         self.port: int = self.server.port  # the bound one (port 0: the one the system chose)
-        self._thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.2},
-                                        name="quatro-http", daemon=True)
+        self._thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.2}, name="quatro-http", daemon=True
+        )
 
-    def start(self) -> "ServerThread":
+    def start(self) -> ServerThread:
         self._thread.start()
         return self
 

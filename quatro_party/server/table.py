@@ -25,13 +25,24 @@ import secrets
 import threading
 import time
 import unicodedata
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .. import protocol as p
 from ..bots import make_bot
 from ..engine import (
-    Game, NewGame, Phase, SeatKind, SetConnected, SetSeatCount, Sit, StartGame, StartNextRound, Timing,
-    seat_view, table_view,
+    Game,
+    NewGame,
+    Phase,
+    SeatKind,
+    SetConnected,
+    SetSeatCount,
+    Sit,
+    StartGame,
+    StartNextRound,
+    Timing,
+    seat_view,
+    table_view,
 )
 from ..engine.game import MAX_NAME_LENGTH
 from ..engine.refusals import Reason, Refusal
@@ -74,7 +85,7 @@ def distinct_name(name: str, others: list[str]) -> str:
     while _name_key(candidate) in taken:
         n += 1
         suffix = f" {n}"
-        candidate = name[:MAX_NAME_LENGTH - len(suffix)].rstrip() + suffix
+        candidate = name[: MAX_NAME_LENGTH - len(suffix)].rstrip() + suffix
     return candidate
 
 
@@ -158,16 +169,22 @@ class Table:
             try:
                 length = self._replay(path)
             except OSError as exc:  # left as it is: it may be fine, only out of reach for now
-                log.warning("cannot read the table's journal %s (%s): starting a new table, kept by no journal",
-                            path, exc)
+                log.warning(
+                    "cannot read the table's journal %s (%s): starting a new table, kept by no journal", path, exc
+                )
                 self._new_table(config)
                 return
             # Any exception at all: the replay runs the engine on data read from disk, and a bad
             # journal must cost the old table, never the host.
             except Exception as exc:
                 broken = set_aside(path, ".broken")
-                log.warning("the table's journal %s cannot be replayed (%s): starting a new table; "
-                            "the old journal is kept as %s", path, exc, broken)
+                log.warning(
+                    "the table's journal %s cannot be replayed (%s): starting a new table; "
+                    "the old journal is kept as %s",
+                    path,
+                    exc,
+                    broken,
+                )
                 self._new_table(config)
             else:
                 if self.game.phase is not Phase.LOBBY:
@@ -178,10 +195,17 @@ class Table:
                 set_aside(path, ".old")
                 self._new_table(config)
         try:
-            self.journal = Journal.create(path, {
-                "seats": self.game.seat_count, "seed": self.deal_seed, "bot_seed": self.seed,
-                "timing": dataclasses.asdict(self.timing), "settings": dict(self.settings), "t": self.clock(),
-            })
+            self.journal = Journal.create(
+                path,
+                {
+                    "seats": self.game.seat_count,
+                    "seed": self.deal_seed,
+                    "bot_seed": self.seed,
+                    "timing": dataclasses.asdict(self.timing),
+                    "settings": dict(self.settings),
+                    "t": self.clock(),
+                },
+            )
         except (OSError, TypeError, ValueError) as exc:
             log.warning("cannot write the table's journal %s (%s): a restart will lose this table", path, exc)
             self.journal = None
@@ -252,8 +276,10 @@ class Table:
                 self._apply(SetConnected(seat, False))
         g = self.game
         scores = "–".join(str(x) for x in g.scores())
-        self.resumed = (f"resumed the table from {path}: {g.phase.value}, round {g.round}, scores {scores}, "
-                        f"{sum(s.kind is not SeatKind.EMPTY for s in g.seats)}/{g.seat_count} seats held")
+        self.resumed = (
+            f"resumed the table from {path}: {g.phase.value}, round {g.round}, scores {scores}, "
+            f"{sum(s.kind is not SeatKind.EMPTY for s in g.seats)}/{g.seat_count} seats held"
+        )
         log.info("%s", self.resumed)
         self._dirty = True  # every bot (and every socket to come) gets the current state
 
@@ -272,12 +298,16 @@ class Table:
             journal.close()
             self.journal = None
             broken = set_aside(journal.path, ".broken")
-            log.warning("cannot write the table's journal (%s): journaling stops, the journal is kept as %s; "
-                        "a restart will start a new table", exc, broken)
+            log.warning(
+                "cannot write the table's journal (%s): journaling stops, the journal is kept as %s; "
+                "a restart will start a new table",
+                exc,
+                broken,
+            )
 
     # --- life cycle (any thread) ----------------------------------------------------
 
-    def start(self) -> "Table":
+    def start(self) -> Table:
         self._thread.start()
         return self
 
@@ -453,8 +483,7 @@ class Table:
         takes it over, hand and all (R33). Public: an offline seat is not in it (its token still holds it)."""
         return [s for s, seat in enumerate(self.game.seats) if seat.kind is SeatKind.HUMAN and not self._held(s)]
 
-    def _state_text(self, conn: Connection, events: list[dict[str, Any]], now: float,
-                    cache: dict[Any, str]) -> str:
+    def _state_text(self, conn: Connection, events: list[dict[str, Any]], now: float, cache: dict[Any, str]) -> str:
         """The ``state`` frame for one socket, as text.
 
         Every recipient's view is the engine's own ``table_view`` or ``seat_view``; only the
@@ -570,8 +599,14 @@ class Table:
         now = self._now()
         out = self.game.apply(cmd, now)
         # Refused commands too: time moved, and a replay checks it is refused again for the same reason.
-        self._record({**command_entry(cmd), "r": out.refusal.reason.value if out.refusal is not None else None,
-                      "n": len(out.events)}, now)
+        self._record(
+            {
+                **command_entry(cmd),
+                "r": out.refusal.reason.value if out.refusal is not None else None,
+                "n": len(out.events),
+            },
+            now,
+        )
         if out.events or out.refusal is None:
             self._note(out.events)
         return out.refusal
@@ -642,8 +677,9 @@ class Table:
             self._unseat(conn)  # a socket holds one seat at a time
         conn.seat, conn.token, conn.greeted = seat, token, True
         # The name as granted: the phone typed "Ana", the seat may be "Ana 2" (distinct_name).
-        self._send(conn, {"type": "joined", "id": ref, "seat": seat, "token": token,
-                          "name": self.game.seats[seat].name})
+        self._send(
+            conn, {"type": "joined", "id": ref, "seat": seat, "token": token, "name": self.game.seats[seat].name}
+        )
         if self.game.seats[seat].kind is SeatKind.HUMAN:
             self._apply(SetConnected(seat, True))
         self._dirty = True
@@ -842,8 +878,16 @@ class Table:
         self.moves[link] = (seat, self._now() + MOVE_LINK_LIFETIME)
         # The link goes only to the seat's own phone(s): it is as secret as the seat token.
         for phone in self._attached(seat):
-            self._send(phone, {"type": "seat_link", "seat": seat, "token": link,
-                               "url": self._seat_link_url(link), "expires_in": MOVE_LINK_LIFETIME})
+            self._send(
+                phone,
+                {
+                    "type": "seat_link",
+                    "seat": seat,
+                    "token": link,
+                    "url": self._seat_link_url(link),
+                    "expires_in": MOVE_LINK_LIFETIME,
+                },
+            )
         return None
 
     def _seat_link_url(self, link: str) -> str:
@@ -852,10 +896,12 @@ class Table:
     def is_live_seat_link(self, url: str) -> bool:
         """Whether ``url`` is, exactly, a seat link this table issued (on its own join URL) that still works: the
         only text the host draws a QR code of for a phone (``POST /seat-link/qr.png``). Any thread."""
+
         def check() -> bool:
             _, sep, link = url.partition("?seat=")
             move = self.moves.get(link) if sep else None
             return move is not None and move[1] >= self._now() and url == self._seat_link_url(link)
+
         return bool(self.call(check))
 
     def _host_fill_bots(self, conn: Connection) -> Any:
@@ -915,5 +961,9 @@ class Table:
 
     def summary(self) -> dict[str, Any]:
         """A public snapshot: the table view plus server-level facts (call via :meth:`call`)."""
-        return {"view": table_view(self.game, self._now()), "bots": {s: lv for s, (lv, _, _) in self.bots.items()},
-                "connections": len(self.conns), "held": sorted(self.seat_tokens)}
+        return {
+            "view": table_view(self.game, self._now()),
+            "bots": {s: lv for s, (lv, _, _) in self.bots.items()},
+            "connections": len(self.conns),
+            "held": sorted(self.seat_tokens),
+        }

@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from simple_websocket import Client, ConnectionClosed
 
@@ -129,8 +130,9 @@ class WsClient:
         """The ``ok`` / ``refused`` / ``error`` carrying ``id == ref``."""
         return self.expect(lambda m: m.get("type") in ("ok", "refused", "error") and m.get("id") == ref, timeout)
 
-    def wait_state(self, pred: Callable[[dict[str, Any]], bool] = lambda v: True,
-                   timeout: float | None = None) -> dict[str, Any]:
+    def wait_state(
+        self, pred: Callable[[dict[str, Any]], bool] = lambda v: True, timeout: float | None = None
+    ) -> dict[str, Any]:
         """The view of the newest ``state`` matching ``pred``: the latest one received (after reading
         whatever has already arrived) if it matches, else the first matching one to come."""
         while self._read(0) is not None:  # catch up with frames already here, without waiting
@@ -170,7 +172,7 @@ class WsClient:
     def closed(self) -> bool:
         return not self.ws.connected
 
-    def __enter__(self) -> "WsClient":
+    def __enter__(self) -> WsClient:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -248,7 +250,7 @@ class LiveServer:
             c.close()
         self.thread.stop()
 
-    def __enter__(self) -> "LiveServer":
+    def __enter__(self) -> LiveServer:
         return self
 
     def __exit__(self, *exc: Any) -> None:

@@ -104,8 +104,12 @@ def _hidden_variant(game: Game, seat: int, rng: random.Random) -> Game:
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10_000), seat=st.integers(0, 3), level=st.sampled_from(sorted(LEVELS)),
-       variant=st.integers(0, 10_000))
+@given(
+    seed=st.integers(0, 10_000),
+    seat=st.integers(0, 3),
+    level=st.sampled_from(sorted(LEVELS)),
+    variant=st.integers(0, 10_000),
+)
 def test_decisions_identical_when_hidden_state_differs(seed, seat, level, variant):
     """Issue 6 acceptance: two games that differ only in what ``seat`` cannot see give the same seat view,
     hence the same decisions, wake for wake."""
@@ -139,8 +143,9 @@ def test_view_builder_equals_seat_view_at_every_change_of_whole_games(monkeypatc
     table part): every view it builds in whole games (8 and 6 seats, all levels, a reshuffle and a
     disconnection) equals the engine's seat_view and serialises to the same bytes; each event's JSON equals
     its to_json."""
-    from quatro_party.engine import RequestReshuffle, SetConnected
     import quatro_party.simulate as sim
+    from quatro_party.engine import RequestReshuffle, SetConnected
+
     real = sim._seat_view
     checked = Counter()
 
@@ -163,9 +168,11 @@ def test_view_builder_equals_seat_view_at_every_change_of_whole_games(monkeypatc
     monkeypatch.setattr(sim, "_seat_view", checking)
     monkeypatch.setattr(sim, "event_json", checking_events)
     play_game(3, ["hard", "normal", "easy", "hard"], 8)
-    script = [(40.0, lambda g, now: g.apply(RequestReshuffle(5), now)),
-              (60.0, lambda g, now: g.apply(SetConnected(5, False), now)),
-              (90.0, lambda g, now: g.apply(SetConnected(5, True), now))]
+    script = [
+        (40.0, lambda g, now: g.apply(RequestReshuffle(5), now)),
+        (60.0, lambda g, now: g.apply(SetConnected(5, False), now)),
+        (90.0, lambda g, now: g.apply(SetConnected(5, True), now)),
+    ]
     play_game(4, ["hard", "normal", "easy"], 6, humans=(5,), script=script, max_rounds=3)
     assert checked[8] > 300 and checked[6] > 50 and checked["events"] > 300
 
@@ -174,6 +181,7 @@ def _trace_digest(seed: int, levels: list[str], seats: int, exact_views: bool = 
     """A digest of everything that happened in a simulated game: every message a bot sent (with its time and
     the refusal, if any), every event, and the record."""
     import hashlib
+
     h = hashlib.sha256()
 
     def observer(kind: str, now: float, data: Any) -> None:
@@ -258,6 +266,7 @@ def test_r30_bot_ignores_a_running_vote(level):
     """A vote opened by a human (the bot is not a voter anyway): the bot keeps playing, never answers."""
     game = bot_table(4, seed=4, humans=(0,))
     from quatro_party.engine import Ready, RequestReshuffle
+
     game.apply(Ready(0), 0.0)
     assert game.phase is Phase.PLAY
     outcome = game.apply(RequestReshuffle(0), 1.0)
@@ -364,6 +373,7 @@ def test_r31_bots_play_on_through_a_reshuffle():
     """A human asks for a reshuffle (no other human: it happens at once, R28); the bots forget what they
     knew of the old hands and keep exchanging with their new ones."""
     from quatro_party.engine import Ready, RequestReshuffle
+
     log: list[tuple[str, float, Any]] = []
     reshuffled_at: list[float] = []
 
@@ -387,6 +397,7 @@ def test_r33_bots_play_on_when_a_human_disconnects():
     """The human leaves for good after the first round opens; the bots finish the game (R33: nobody plays
     for the absent seat; its partner shows its carré in vain, the opponents may still Contre)."""
     from quatro_party.engine import Ready, SetConnected
+
     script = [(0.5, lambda g, t: g.apply(Ready(0), t)), (4.0, lambda g, t: g.apply(SetConnected(0, False), t))]
     rec = play_game(22, ["normal", "hard"], 4, humans=(0,), script=script)
     assert rec.winners == (1,)  # the team with an absent player cannot score by Quatro
@@ -394,6 +405,7 @@ def test_r33_bots_play_on_when_a_human_disconnects():
 
 def _human_partner_table() -> Game:
     from quatro_party.engine import Ready
+
     game = bot_table(4, seed=30, humans=(2,))
     assert game.apply(Ready(2), 0.0).ok and game.phase is Phase.PLAY
     return game
@@ -404,6 +416,7 @@ def test_r22_human_partner_sign_is_read_against_the_cards_it_keeps(level, calls)
     """The human partner keeps two ranks (public swaps) and then shows our sign: easy calls Quatro at once;
     normal and hard see that the partner cannot hold a carré, and wait."""
     from quatro_party.engine import Swap
+
     game = _human_partner_table()
     bot = make_bot(0, level, random.Random(7))
     feed(bot, game, 0, 0.0)
@@ -420,8 +433,9 @@ def test_r22_human_partner_sign_is_read_against_the_cards_it_keeps(level, calls)
     sign = game.teams[0].sign
     view = seat_view(game, 0, 6.0)
     view["seats"][2]["channel"] = {"held": True, "emoji": sign}
-    bot.observe(state_message(view, [{"type": "channel_taken", "seat": 2},
-                                     {"type": "emitted", "seat": 2, "emoji": sign}]), 6.0)
+    bot.observe(
+        state_message(view, [{"type": "channel_taken", "seat": 2}, {"type": "emitted", "seat": 2, "emoji": sign}]), 6.0
+    )
     sent = [m["type"] for _, m in run_bot(bot, 12.0)]
     assert ("call_quatro" in sent) is calls
 
@@ -434,8 +448,9 @@ def test_r22_human_partner_sign_answered_when_a_carre_is_possible(level):
     sign = game.teams[0].sign
     view = seat_view(game, 0, 2.0)
     view["seats"][2]["channel"] = {"held": True, "emoji": sign}
-    bot.observe(state_message(view, [{"type": "channel_taken", "seat": 2},
-                                     {"type": "emitted", "seat": 2, "emoji": sign}]), 2.0)
+    bot.observe(
+        state_message(view, [{"type": "channel_taken", "seat": 2}, {"type": "emitted", "seat": 2, "emoji": sign}]), 2.0
+    )
     calls = [(t, m) for t, m in run_bot(bot, 8.0) if m["type"] == "call_quatro"]
     assert calls and calls[0][0] >= 2.0 + MIN_REACTION
 
@@ -444,6 +459,7 @@ def test_bots_scale_their_delays_with_a_sped_up_table():
     """A host run with --time-scale 0.1 (Timing.scaled) gets bots ten times quicker too; at scale 1 the
     human floor of 0.7 s holds (the other tests)."""
     from quatro_party.engine import Timing
+
     game = Game(4, rng=random.Random(1), timing=Timing().scaled(0.1))
     for s in range(4):
         game.apply(Sit(s, SeatKind.BOT, f"B{s}"), 0.0)
@@ -489,8 +505,9 @@ def test_r23_quatro_confirmed_when_the_caller_holds_a_carre_too(level):
     sign = game.teams[0].sign
     view = seat_view(game, 0, 1.0)
     view["seats"][2]["channel"] = {"held": True, "emoji": sign}
-    bot.observe(state_message(view, [{"type": "channel_taken", "seat": 2},
-                                     {"type": "emitted", "seat": 2, "emoji": sign}]), 1.0)
+    bot.observe(
+        state_message(view, [{"type": "channel_taken", "seat": 2}, {"type": "emitted", "seat": 2, "emoji": sign}]), 1.0
+    )
     calls = [m for _, m in run_bot(bot, 8.0) if m["type"] == "call_quatro"]
     assert calls and calls[0]["confirmed"] is True
     assert game.apply(to_command(parse_phone(json.dumps(calls[0])), 0), 8.0).ok
@@ -500,6 +517,7 @@ def test_simulator_feeds_each_bot_its_own_seat_view_only(monkeypatch):
     """R37–R39 in the simulator: every state a bot gets is its own seat's view; during play no hand but its
     own is in it (the reveal's hands arrive only once the round is over, R26)."""
     import quatro_party.simulate as sim
+
     real = sim.make_bot
     seen = Counter()
 
@@ -539,6 +557,7 @@ def test_r33_carre_kept_quiet_while_the_human_partner_is_away(level):
     """R33: the human partner is disconnected: showing the sign would only tell the opponents. The bot keeps
     its carré (no exchange) and shows the sign once the partner is back."""
     from quatro_party.engine import Ready, SetConnected
+
     game = bot_table(4, seed=12, humans=(3,))
     game.apply(Ready(3), 0.0)
     assert game.phase is Phase.PLAY

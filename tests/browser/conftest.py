@@ -10,18 +10,28 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from quatro_party.server import ServerThread
 
 CHROMIUM = os.environ.get("QUATRO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 SCREENSHOTS = Path(os.environ.get("QUATRO_SCREENSHOTS", Path(__file__).resolve().parents[2] / "screenshots"))
 PHONE_HOST = "party.test"
 
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run",
-    "--disable-component-update", "--disable-sync", f"--host-resolver-rules=MAP {PHONE_HOST} 127.0.0.1",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
+    f"--host-resolver-rules=MAP {PHONE_HOST} 127.0.0.1",
 ]
 
 
@@ -42,7 +52,10 @@ def chromium() -> Iterator[object]:
 def phone_context(chromium):
     """A phone-sized, touch-enabled browser context (390×844, like a recent phone)."""
     context = chromium.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
         locale="en-US",
     )
     yield context
@@ -68,7 +81,7 @@ def phone_url(port: int, path: str = "/") -> str:
     return f"http://{PHONE_HOST}:{port}{path}"
 
 
-def listen_again(app: object, port: int) -> "ServerThread":
+def listen_again(app: object, port: int) -> ServerThread:
     """A restarted host: serve ``app`` on the ``port`` the previous one used (the pages keep their URL), as soon
     as the system lets it go."""
     import time

@@ -59,8 +59,9 @@ def seat_phones(server: Any, names: dict[int, str]) -> dict[int, Any]:
     return others
 
 
-def game_with_page(server: Any, context: Any, names: tuple[str, ...] = ("Bruno", "Chloé", "Dora"),
-                   page_name: str = "Ana") -> tuple[Any, list[str], dict[int, Any], Any]:
+def game_with_page(
+    server: Any, context: Any, names: tuple[str, ...] = ("Bruno", "Chloé", "Dora"), page_name: str = "Ana"
+) -> tuple[Any, list[str], dict[int, Any], Any]:
     """The usual table of a phone test: ``page_name``'s page on seat 0, raw phones on the next seats under
     ``names``, and the host's screen, which starts the game. Returns (page, its errors, the phones, the screen)
     once the page shows the sign phase."""

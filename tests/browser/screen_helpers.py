@@ -23,8 +23,12 @@ class ScreenPage:
         self.page.goto(url)
 
     def _on_socket(self, ws: Any) -> None:
-        ws.on("framereceived", lambda payload: self.frames.append(
-            payload if isinstance(payload, str) else payload.decode("utf-8", "replace")))
+        ws.on(
+            "framereceived",
+            lambda payload: self.frames.append(
+                payload if isinstance(payload, str) else payload.decode("utf-8", "replace")
+            ),
+        )
 
     def messages(self) -> list[dict[str, Any]]:
         return [json.loads(f) for f in list(self.frames)]
@@ -51,10 +55,14 @@ class ScreenPage:
         depend on how fast a busy machine draws frames. :meth:`thaw_fx` lets them run on."""
         self.page.evaluate(
             """(t) => { for (const a of document.querySelector('#fx').getAnimations({subtree: true})) {
-                   a.currentTime = t; a.pause(); } }""", at_ms)
+                   a.currentTime = t; a.pause(); } }""",
+            at_ms,
+        )
 
     def thaw_fx(self) -> None:
-        self.page.evaluate("() => { for (const a of document.querySelector('#fx').getAnimations({subtree: true})) a.play(); }")
+        self.page.evaluate(
+            "() => { for (const a of document.querySelector('#fx').getAnimations({subtree: true})) a.play(); }"
+        )
 
     def assert_fits(self) -> None:
         """Nothing important leaves the 1920×1080 viewport, and no name or sentence is cut off."""
@@ -82,9 +90,11 @@ class ScreenPage:
             }"""
         )
         assert problems == [], problems
-        clash = self.overlaps("#centre .sentence, #places, .pause-row > *, .sign-row > *, .sign-title, .sign-sub, "
-                              ".howto, .notice:not([hidden])",
-                              ".seat, .seat .sign-badge, .seat .caller-badge")
+        clash = self.overlaps(
+            "#centre .sentence, #places, .pause-row > *, .sign-row > *, .sign-title, .sign-sub, "
+            ".howto, .notice:not([hidden])",
+            ".seat, .seat .sign-badge, .seat .caller-badge",
+        )
         assert clash == [], clash
         lines = self.page.evaluate("document.querySelector('#round').getBoundingClientRect().height")
         assert lines < 50, "the round number wraps"
@@ -108,7 +118,8 @@ class ScreenPage:
                 }
               }
               return [e.textContent, shown];
-            })""")
+            })"""
+        )
         return {name: shown for name, shown in pairs}
 
     def text_colour(self, selector: str, needle: str) -> str:

@@ -41,7 +41,7 @@ document.addEventListener('DOMContentLoaded', () => {
     for (const r of records) for (const n of r.addedNodes) window.__notices.push(n.textContent);
   }).observe(list, {childList: true});
 });
-""" % (QUIET_MS, ANSWER_MS)
+""" % (QUIET_MS, ANSWER_MS)  # noqa: UP031 - a JavaScript template: its braces stay literal
 
 
 def open_page(context: Any, url: str, path: str) -> tuple[Any, StateGate, list[str]]:
@@ -58,7 +58,7 @@ def open_page(context: Any, url: str, path: str) -> tuple[Any, StateGate, list[s
 def banner_since_online(page: Any) -> list[str | None]:
     """What the offline banner showed since the page was first online (``None``: hidden)."""
     shown = page.evaluate("window.__banner")
-    return shown[shown.index(None):] if None in shown else shown
+    return shown[shown.index(None) :] if None in shown else shown
 
 
 def probes(gate: StateGate, connection: int = 1) -> list[dict[str, Any]]:
@@ -95,14 +95,16 @@ def test_r33_a_phone_replaces_a_socket_that_went_silent_and_shows_the_fresh_tabl
 
 
 @pytest.mark.live_server(seats=4, public_host="party.test")
-def test_r33_a_quiet_lobby_keeps_its_sockets_and_the_repeated_hello_changes_nothing(live_server, phone_context,
-                                                                                     chromium):
+def test_r33_a_quiet_lobby_keeps_its_sockets_and_the_repeated_hello_changes_nothing(
+    live_server, phone_context, chromium
+):
     seated, seated_gate, errors = open_page(phone_context, phone_url(live_server.port), "**/ws/phone")
     seated.fill("#name", "Ana")
     seated.locator('#seat-list [data-seat="0"]').tap()
     expect(seated.locator("#screen-wait")).to_be_visible()
-    other_phone = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                       locale="en-US")  # its own storage: no token
+    other_phone = chromium.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="en-US"
+    )  # its own storage: no token
     looking, looking_gate, errors2 = open_page(other_phone, phone_url(live_server.port), "**/ws/phone")
     expect(looking.locator("#seat-list")).to_be_visible()  # no token: it only looks at the table
 
@@ -126,7 +128,9 @@ def test_r33_a_quiet_lobby_keeps_its_sockets_and_the_repeated_hello_changes_noth
 def test_the_tv_replaces_a_socket_that_went_silent_and_keeps_its_host_controls(live_server, chromium):
     context = chromium.new_context(viewport=TV, locale="en-US")
     page, gate, errors = open_page(context, live_server.screen_url(), "**/ws/screen")
-    page.wait_for_function("document.querySelectorAll('.seat').length === 4 && document.body.classList.contains('is-host')")
+    page.wait_for_function(
+        "document.querySelectorAll('.seat').length === 4 && document.body.classList.contains('is-host')"
+    )
     page.wait_for_timeout(2 * (QUIET_MS + ANSWER_MS))  # quiet lobby: probed, answered, kept, still the host
     assert len(probes(gate)) >= 1 and gate.connections == 1
     assert banner_since_online(page) == [None]
@@ -151,8 +155,7 @@ def test_the_tv_replaces_a_socket_that_went_silent_and_keeps_its_host_controls(l
 @pytest.mark.live_server(seats=4, public_host="party.test")
 def test_a_watching_screen_with_a_wrong_host_link_is_told_once_not_at_every_check(live_server, chromium):
     context = chromium.new_context(viewport=TV, locale="en-US")
-    page, gate, errors = open_page(context, live_server.screen_url(host=False) + "#host=not-the-secret",
-                                   "**/ws/screen")
+    page, gate, errors = open_page(context, live_server.screen_url(host=False) + "#host=not-the-secret", "**/ws/screen")
     page.wait_for_function("document.querySelector('#notice-list').textContent.includes('Wrong host link')")
     page.wait_for_timeout(3 * (QUIET_MS + ANSWER_MS))
     assert len(probes(gate)) >= 2 and gate.connections == 1  # the probes were answered (with the same error)

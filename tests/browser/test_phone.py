@@ -17,8 +17,18 @@ from playwright.sync_api import expect
 
 from .conftest import phone_url
 from .phone_helpers import (
-    StateGate, decode_qr, everybody_ready, game_with_page, hand_ids, hold, join_on_page, latest_view, page_bytes,
-    seat_phones, set_position, shot,
+    StateGate,
+    decode_qr,
+    everybody_ready,
+    game_with_page,
+    hand_ids,
+    hold,
+    join_on_page,
+    latest_view,
+    page_bytes,
+    seat_phones,
+    set_position,
+    shot,
 )
 
 VIBRATE_SPY = """
@@ -125,8 +135,12 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     expect(page.locator("#tray-line")).to_have_text("Nothing chosen: nothing goes out.")
     page.locator('#tray-grid [data-emoji="🐙"]').tap()
     expect(page.locator('#tray-line[data-state="out"]')).to_have_text("🐙 went out ✓")
-    others[3].expect(lambda m: m.get("type") == "state" and any(
-        e["type"] == "emitted" and e["seat"] == 0 and e["emoji"] == "🐙" for e in m["events"]))
+    others[3].expect(
+        lambda m: (
+            m.get("type") == "state"
+            and any(e["type"] == "emitted" and e["seat"] == 0 and e["emoji"] == "🐙" for e in m["events"])
+        )
+    )
     expect(page.locator('#strip [data-seat="0"] .chip-emoji')).to_have_text("🐙")
     shot(page, screenshot_dir, "channel")
     # Screen kept awake: no Wake Lock API on this plain-http origin, so the muted inline video plays.
@@ -134,8 +148,10 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     page.wait_for_function("(() => { const v = document.getElementById('nosleep'); return !!v && !v.paused; })()")
     # … and after a moment it loops a tiny generated video file, as NoSleep does (best effort: if recording
     # is not supported it keeps playing the live canvas stream).
-    page.wait_for_function("(() => { const v = document.getElementById('nosleep');"
-                           " return !v.paused && (v.src.startsWith('blob:') || !!v.srcObject); })()")
+    page.wait_for_function(
+        "(() => { const v = document.getElementById('nosleep');"
+        " return !v.paused && (v.src.startsWith('blob:') || !!v.srcObject); })()"
+    )
     assert page.evaluate("window.quatroAwake()") == "video"
 
     # Back from a locked screen on a socket that looks open but is dead: the phone asks for a fresh view,
@@ -174,8 +190,7 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     hold(page, "#btn-quatro")
     page.locator('#modal [data-action="confirm"]').tap()
     expect(page.locator("#screen-reveal")).to_be_visible()
-    expect(page.locator("#result-sentence")).to_have_text(
-        "Zoé called Quatro ! — Chloé had no carré. Orange ▲ scores.")
+    expect(page.locator("#result-sentence")).to_have_text("Zoé called Quatro ! — Chloé had no carré. Orange ▲ scores.")
     expect(page.locator(".score-row.team-1 .big-score")).to_have_text("1")
     shot(page, screenshot_dir, "reveal")
 
@@ -195,8 +210,7 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     expect(ranks(page, "#hand")).to_have_text(["A", "K", "J", "10"])
     hold(page, "#btn-quatro")
     expect(page.locator("#screen-reveal")).to_be_visible()
-    expect(page.locator("#result-sentence")).to_have_text(
-        "Zoé called Quatro ! — Chloé had a carré. Blue ● scores.")
+    expect(page.locator("#result-sentence")).to_have_text("Zoé called Quatro ! — Chloé had a carré. Blue ● scores.")
     expect(page.locator(".winners.won")).to_have_text("Your team won!")
     expect(page.locator(".score-row.team-0 .big-score")).to_have_text("5")
     shot(page, screenshot_dir, "game-over")
@@ -226,8 +240,12 @@ def test_phone_six_seats_vote_contre_resume_reconnect(live_server, phone_context
     shot(page, screenshot_dir, "vote")
     page.locator('#modal [data-action="accept"]').tap()
     expect(page.locator("#modal")).to_be_hidden()
-    others[1].expect(lambda m: m.get("type") == "state" and any(
-        e["type"] == "vote_answered" and e["seat"] == 0 and e["accept"] for e in m["events"]))
+    others[1].expect(
+        lambda m: (
+            m.get("type") == "state"
+            and any(e["type"] == "vote_answered" and e["seat"] == 0 and e["accept"] for e in m["events"])
+        )
+    )
     for seat in (2, 3, 4, 5):
         assert others[seat].act("answer_vote", accept=True)["type"] == "ok"
     expect(page.locator("#btn-reshuffle")).to_have_text("Already reshuffled")
@@ -254,7 +272,8 @@ def test_phone_six_seats_vote_contre_resume_reconnect(live_server, phone_context
     page.locator('#modal [data-action="team-2"]').tap()
     expect(page.locator("#screen-reveal")).to_be_visible()
     expect(page.locator("#result-sentence")).to_have_text(
-        "Ana called Contre ! on Green ■ — they had a carré. Blue ● scores.")
+        "Ana called Contre ! on Green ■ — they had a carré. Blue ● scores."
+    )
     expect(page.locator(".score-row.team-2 .mini-hand.carre")).to_have_count(1)
     shot(page, screenshot_dir, "contre-reveal")
 
@@ -286,8 +305,9 @@ def test_phone_six_seats_vote_contre_resume_reconnect(live_server, phone_context
     link = re.search(r"http://\S+", page.locator("#modal-text").inner_text()).group(0)
     assert link.startswith(f"http://party.test:{live_server.port}/?seat=")
     shot(page, screenshot_dir, "seat-link")
-    other_device = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                        is_mobile=True, has_touch=True, locale="fr-FR")
+    other_device = chromium.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True, locale="fr-FR"
+    )
     try:
         moved = other_device.new_page()
         moved.on("pageerror", lambda e: errors.append(str(e)))

@@ -17,8 +17,13 @@ SIZES = [(390, 844), (360, 640)]
 def test_a_renamed_player_is_told_their_number_once(live_server, chromium, screenshot_dir, size):
     width, height = size
     seat_phones(live_server, {1: "Ana"})
-    context = chromium.new_context(viewport={"width": width, "height": height}, device_scale_factor=2,
-                                   is_mobile=True, has_touch=True, locale="en-US")
+    context = chromium.new_context(
+        viewport={"width": width, "height": height},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        locale="en-US",
+    )
     try:
         page, errors = join_on_page(context, phone_url(live_server.port), 0, "ana")
         toast = page.locator("#toast")
@@ -35,10 +40,17 @@ def test_a_renamed_player_is_told_their_number_once(live_server, chromium, scree
         expect(toast).to_be_hidden()
 
         # In French, and nothing for a name that was free (each phone its own browser: its own saved token).
-        for who, seat, name, said in [("chloe", 2, "ANA", "Ana est déjà à la table : ici, tu es ANA 3."),
-                                      ("dora", 3, "Dora", None)]:
-            fr = chromium.new_context(viewport={"width": width, "height": height}, device_scale_factor=2,
-                                      is_mobile=True, has_touch=True, locale="fr-FR")
+        for who, seat, name, said in [
+            ("chloe", 2, "ANA", "Ana est déjà à la table : ici, tu es ANA 3."),
+            ("dora", 3, "Dora", None),
+        ]:
+            fr = chromium.new_context(
+                viewport={"width": width, "height": height},
+                device_scale_factor=2,
+                is_mobile=True,
+                has_touch=True,
+                locale="fr-FR",
+            )
             try:
                 other, other_errors = join_on_page(fr, phone_url(live_server.port), seat, name)
                 if said:

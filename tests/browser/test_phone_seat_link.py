@@ -10,15 +10,19 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import phone_url
 from .phone_helpers import decode_qr_png, everybody_ready, game_with_page, shot
 
 SIZES = [(390, 844), (360, 640)]
 
 
 def phone(chromium, width: int, height: int):
-    return chromium.new_context(viewport={"width": width, "height": height}, device_scale_factor=2, is_mobile=True,
-                                has_touch=True, locale="en-US")
+    return chromium.new_context(
+        viewport={"width": width, "height": height},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        locale="en-US",
+    )
 
 
 def inside(box, width: int, height: int) -> bool:

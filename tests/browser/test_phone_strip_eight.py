@@ -55,8 +55,9 @@ def assert_fits(page, width: int, height: int) -> None:
 
 @pytest.mark.live_server(seats=8, public_host="party.test")
 @pytest.mark.parametrize("size", [(360, 640), (390, 844)], ids=["360x640", "390x844"])
-def test_eight_seats_every_chip_names_its_player_and_the_hand_stays_on_screen(live_server, phone_context, size,
-                                                                             screenshot_dir):
+def test_eight_seats_every_chip_names_its_player_and_the_hand_stays_on_screen(
+    live_server, phone_context, size, screenshot_dir
+):
     width, height = size
     page, errors, others, _ = game_with_page(live_server, phone_context, NAMES)
     page.set_viewport_size({"width": width, "height": height})

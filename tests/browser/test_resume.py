@@ -15,8 +15,9 @@ from .test_phone import ranks, shot
 
 
 @pytest.mark.browser
-def test_phone_gets_its_seat_and_hand_back_after_the_host_restarts(live_server_factory, phone_context, tmp_path,
-                                                                    screenshot_dir):
+def test_phone_gets_its_seat_and_hand_back_after_the_host_restarts(
+    live_server_factory, phone_context, tmp_path, screenshot_dir
+):
     journal = tmp_path / "table.jsonl"
     # Easy bots: slow, and they never Contre, so the round is still running when the host comes back.
     first = live_server_factory(seats=4, public_host=PHONE_HOST, journal=journal, bot_level="easy")
@@ -33,8 +34,7 @@ def test_phone_gets_its_seat_and_hand_back_after_the_host_restarts(live_server_f
     first.stop()  # the host dies mid-round
     expect(page.locator("#status")).to_have_text("Connection lost — reconnecting…")
 
-    app = create_app({"host_secret": TEST_HOST_SECRET, "journal": journal,
-                      "join_url": f"http://{PHONE_HOST}:{port}/"})
+    app = create_app({"host_secret": TEST_HOST_SECRET, "journal": journal, "join_url": f"http://{PHONE_HOST}:{port}/"})
     thread = listen_again(app, port)
     try:
         # No tap, no reload: the page says hello again with the token it kept and is seated as before.

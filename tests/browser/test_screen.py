@@ -293,8 +293,9 @@ def test_full_round_play_emission_swap_call_and_reveal(live_server, tv_context, 
 
     # R14: Ana swaps a card with place 0; the centre shows it, sliding in from her seat.
     for _ in range(3):  # a bot may take place 0 first (R16): then look again and retry
-        view = ana.wait_state(lambda v: v["phase"] == "play"
-                              and {c["rank"] for c in v["you"]["hand"]} == {"A", "Q", "J", "10"})
+        view = ana.wait_state(
+            lambda v: v["phase"] == "play" and {c["rank"] for c in v["you"]["hand"]} == {"A", "Q", "J", "10"}
+        )
         expected = view["centre"][0]
         card = next(c for c in view["you"]["hand"] if c["rank"] != expected["rank"])
         reply = ana.act("swap", card=card["id"], place=0, expected=expected["id"])
@@ -315,7 +316,9 @@ def test_full_round_play_emission_swap_call_and_reveal(live_server, tv_context, 
     screen.thaw_fx()
     heights = page.evaluate("[...document.querySelectorAll('#places .card')].map(c => c.offsetHeight)")
     assert len(heights) == 4 and min(heights) >= 200
-    ranks = page.evaluate("[...document.querySelectorAll('#places .rank')].map(r => parseFloat(getComputedStyle(r).fontSize))")
+    ranks = page.evaluate(
+        "[...document.querySelectorAll('#places .rank')].map(r => parseFloat(getComputedStyle(r).fontSize))"
+    )
     assert min(ranks) >= 110
     assert re.fullmatch(r"[23]:\d\d", screen.text("#clock"))
     screen.assert_fits()
@@ -352,7 +355,8 @@ def test_full_round_play_emission_swap_call_and_reveal(live_server, tv_context, 
     started = page.evaluate(
         """() => { document.querySelector('#lang').click();
                    return document.getAnimations().filter((a) => a.effect && a.effect.target &&
-                     a.effect.target.matches('.seat')).map((a) => a.animationName || 'anim'); }""")
+                     a.effect.target.matches('.seat')).map((a) => a.animationName || 'anim'); }"""
+    )
     assert screen.text(".sentence").startswith("Ana a annoncé Quatro ! sur ")
     assert started == [], f"animations replayed on the plates: {started}"
     assert screen.text_colour(".sentence", "●") == "rgb(86, 180, 233)"
@@ -451,7 +455,7 @@ def test_nothing_private_before_the_reveal_frames_and_dom(live_server, tv_contex
     assert "🐳" in dom and "🦉" in dom
     assert page.locator(".seat .hand .card").count() == 16
     assert screen.text(".sentence").startswith("Bruno called Contre! on team Blue\u00a0●: ")
-    assert any("🐳" in f for f in screen.frames[len(before):])
+    assert any("🐳" in f for f in screen.frames[len(before) :])
     assert screen.errors == []
 
 
@@ -513,7 +517,8 @@ def test_two_teams_win_together_after_false_quatros(live_server, tv_context, scr
         if rnd == 1:
             screen.wait_phase("pause")
             assert screen.text(".sentence") == (
-                "Ana called Quatro! on Dan: no carré — team Orange\u00a0▲ and team Green\u00a0■ +1")
+                "Ana called Quatro! on Dan: no carré — team Orange\u00a0▲ and team Green\u00a0■ +1"
+            )
         if v["phase"] == "over":
             break
         screen.wait(f"document.body.dataset.phase === 'pause' && window.quatroScreen.view.round === {rnd}")
@@ -524,7 +529,7 @@ def test_two_teams_win_together_after_false_quatros(live_server, tv_context, scr
     assert screen.text_colour(".over-winners", "▲") == "rgb(230, 159, 0)"
     assert screen.text_colour(".over-winners", "■") == "rgb(0, 158, 115)"
     assert page.locator(".final.winner").count() == 2
-    assert page.locator('.score.winner').count() == 2
+    assert page.locator(".score.winner").count() == 2
     time.sleep(1.0)
     screen.assert_fits()
     screen.shot(screenshot_dir, "over-together")
@@ -560,7 +565,8 @@ def test_game_over_at_eight_seats_leaves_every_hand_visible(live_server, tv_cont
               out.push(p.querySelector('.name').textContent);
           }
           return out;
-        }""")
+        }"""
+    )
     assert under == [], f"plates under the game-over box: {under}"
     assert page.locator(".seat.carre .hand .card").count() == 4
     assert page.locator("#over .new-game").is_visible()
@@ -585,12 +591,12 @@ def test_page_reconnects_after_server_restart_and_reload(live_server_factory, tv
     screen.shot(screenshot_dir, "offline")
 
     # A new host on the same port, with 6 seats: the page reconnects by itself and redraws from the fresh view.
-    app = create_app({"seats": 6, "host_secret": TEST_HOST_SECRET, "seed": 2,
-                      "join_url": f"http://{PUBLIC}:{port}/"})
+    app = create_app({"seats": 6, "host_secret": TEST_HOST_SECRET, "seed": 2, "join_url": f"http://{PUBLIC}:{port}/"})
     thread = listen_again(app, port)
     try:
-        screen.wait("document.querySelectorAll('.seat').length === 6 && document.querySelector('#offline').hidden",
-                    timeout=10)
+        screen.wait(
+            "document.querySelectorAll('.seat').length === 6 && document.querySelector('#offline').hidden", timeout=10
+        )
         assert page.locator("#host-bar .seats-6.on").count() == 1  # still the host: the hello was re-sent
         screen.shot(screenshot_dir, "reconnected")
         # A reload draws the same table again.
@@ -614,8 +620,16 @@ def test_void_round_amber_clock_eight_seats_french_reduced_motion(live_server, c
     context.add_init_script(FAKE_AUDIO)  # headless Chromium has no speakers: count the tones instead
     try:
         # Long names (up to the 20-character limit) on the bottom, the top, the sides and the diagonals.
-        names = ["Maximilien-Alexandre", "Anne-Charlotte", "Jean-Baptiste", "Dan", "Wolfgang Amadeus Moz",
-                 "Fatou", "Marie-Bénédicte", "Hélène"]
+        names = [
+            "Maximilien-Alexandre",
+            "Anne-Charlotte",
+            "Jean-Baptiste",
+            "Dan",
+            "Wolfgang Amadeus Moz",
+            "Fatou",
+            "Marie-Bénédicte",
+            "Hélène",
+        ]
         phones = [join(live_server, s, n) for s, n in enumerate(names)]
         screen = open_screen(context, live_server)
         page = screen.page
@@ -649,7 +663,8 @@ def test_void_round_amber_clock_eight_seats_french_reduced_motion(live_server, c
                   out.push(n.textContent);
               }
               return out;
-            }""")
+            }"""
+        )
         assert covered == [], f"the burst covers the notices: {covered}"
         screen.assert_fits()
         assert_names_readable(screen)

@@ -9,18 +9,29 @@ Times are plain floats (the injected clock): nothing here sleeps or reads a cloc
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from quatro_party.engine import (
-    Game, Outcome, Phase, PickSign, Ready, Reason, SeatKind, Sit, StartGame, Timing,
+    Game,
+    Outcome,
+    Phase,
+    PickSign,
+    Ready,
+    Reason,
+    SeatKind,
+    Sit,
+    StartGame,
+    Timing,
 )
 from quatro_party.engine.cards import LETTER_RANKS
 
 KINDS = {"H": SeatKind.HUMAN, "B": SeatKind.BOT}
 
 
-def lobby(seat_count: int = 4, kinds: str | None = None, *, seed: int = 0, now: float = 0.0,
-          timing: Timing | None = None) -> Game:
+def lobby(
+    seat_count: int = 4, kinds: str | None = None, *, seed: int = 0, now: float = 0.0, timing: Timing | None = None
+) -> Game:
     """A game in the lobby with every seat held: ``kinds`` is one letter per seat, H(uman) or B(ot)."""
     kinds = kinds or "H" * seat_count
     assert len(kinds) == seat_count, "one kind letter per seat"
@@ -30,16 +41,24 @@ def lobby(seat_count: int = 4, kinds: str | None = None, *, seed: int = 0, now: 
     return game
 
 
-def sign_phase(seat_count: int = 4, kinds: str | None = None, *, seed: int = 0, now: float = 0.0,
-               timing: Timing | None = None) -> Game:
+def sign_phase(
+    seat_count: int = 4, kinds: str | None = None, *, seed: int = 0, now: float = 0.0, timing: Timing | None = None
+) -> Game:
     """A game just started: the first sign phase is open at ``now`` (needs at least one connected human)."""
     game = lobby(seat_count, kinds, seed=seed, now=now, timing=timing)
     ok(game.apply(StartGame(), now))
     return game
 
 
-def playing(seat_count: int = 4, kinds: str | None = None, *, seed: int = 0, now: float = 0.0,
-            signs: dict[int, str] | None = None, timing: Timing | None = None) -> Game:
+def playing(
+    seat_count: int = 4,
+    kinds: str | None = None,
+    *,
+    seed: int = 0,
+    now: float = 0.0,
+    signs: dict[int, str] | None = None,
+    timing: Timing | None = None,
+) -> Game:
     """A round in play since ``now``: ``signs`` (team → emoji) picked first, then every human ready."""
     game = lobby(seat_count, kinds, seed=seed, now=now, timing=timing)
     ok(game.apply(StartGame(), now))
@@ -52,8 +71,15 @@ def playing(seat_count: int = 4, kinds: str | None = None, *, seed: int = 0, now
     return game
 
 
-def position(text: str, kinds: str | None = None, *, seed: int = 0, now: float = 0.0,
-             signs: dict[int, str] | None = None, timing: Timing | None = None) -> Game:
+def position(
+    text: str,
+    kinds: str | None = None,
+    *,
+    seed: int = 0,
+    now: float = 0.0,
+    signs: dict[int, str] | None = None,
+    timing: Timing | None = None,
+) -> Game:
     """A round in play at ``now`` with exactly this position, e.g. ``"AAAK QQJJ KKTT JJAT | KQT9"``.
 
     The seat count is the number of hands.

@@ -20,8 +20,24 @@ from quatro_party.engine.randomplay import play_random_game
 
 ENGINE_DIR = Path(engine.__file__).parent
 SOURCES = sorted(ENGINE_DIR.glob("*.py"))
-FORBIDDEN = {"flask", "flask_sock", "simple_websocket", "werkzeug", "threading", "_thread", "socket", "time",
-             "asyncio", "datetime", "multiprocessing", "concurrent", "subprocess", "os", "zeroconf", "secrets"}
+FORBIDDEN = {
+    "flask",
+    "flask_sock",
+    "simple_websocket",
+    "werkzeug",
+    "threading",
+    "_thread",
+    "socket",
+    "time",
+    "asyncio",
+    "datetime",
+    "multiprocessing",
+    "concurrent",
+    "subprocess",
+    "os",
+    "zeroconf",
+    "secrets",
+}
 #: The only names of the ``random`` module the engine may touch: the class of an injected RNG.
 RANDOM_ALLOWED = {"Random"}
 

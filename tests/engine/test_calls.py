@@ -3,7 +3,16 @@
 import pytest
 
 from quatro_party.engine import (
-    CallContre, CallQuatro, ChooseEmoji, Phase, Reason, RoundEnd, Swap, TakeChannel, reveal_view, seat_view,
+    CallContre,
+    CallQuatro,
+    ChooseEmoji,
+    Phase,
+    Reason,
+    RoundEnd,
+    Swap,
+    TakeChannel,
+    reveal_view,
+    seat_view,
     table_view,
 )
 from quatro_party.engine import events as ev
@@ -23,11 +32,14 @@ def test_r22_quatro_with_a_carre_in_the_partners_hand_scores_for_the_callers_tea
     assert game.scores() == (1, 0)
 
 
-@pytest.mark.parametrize("n, text, expected", [
-    (4, "AKQJ QQJJ AAKT KKTT | AJQT", (0, 1)),
-    (6, "AKQJ QQJJ AA98 KKTT 9988 KTQ8 | AJ9T", (0, 1, 1)),
-    (8, "AKQJ QQJJ AA98 KKTT 9988 KTQ8 7766 7766 | AJ9T", (0, 1, 1, 1)),
-])
+@pytest.mark.parametrize(
+    "n, text, expected",
+    [
+        (4, "AKQJ QQJJ AAKT KKTT | AJQT", (0, 1)),
+        (6, "AKQJ QQJJ AA98 KKTT 9988 KTQ8 | AJ9T", (0, 1, 1)),
+        (8, "AKQJ QQJJ AA98 KKTT 9988 KTQ8 7766 7766 | AJ9T", (0, 1, 1, 1)),
+    ],
+)
 def test_r22_a_false_quatro_scores_for_every_other_team(n, text, expected):
     game = position(text)
     res = _result(ok(game.apply(CallQuatro(0), 5.0)))

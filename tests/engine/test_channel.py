@@ -111,6 +111,7 @@ def test_r21_two_seconds_between_two_channel_changes():
 @pytest.mark.parametrize("factor", [0.1, 2.0])
 def test_r18_r21_durations_follow_the_timing(factor):
     from quatro_party.engine import Timing
+
     game = playing(4, timing=Timing().scaled(factor))
     ok(game.apply(TakeChannel(0), 0.0))
     ok(game.apply(ChooseEmoji(0, "🍍"), 0.0))
@@ -121,6 +122,7 @@ def test_r18_r21_durations_follow_the_timing(factor):
 
 def test_r18_a_choice_exactly_5_s_after_the_last_emission_is_emitted_at_once_with_scaled_timings():
     from quatro_party.engine import Timing
+
     game = playing(4, timing=Timing().scaled(0.1))  # emission period 0.5 s, channel cooldown 0.2 s
     ok(game.apply(TakeChannel(0), 0.0))
     ok(game.apply(ChooseEmoji(0, "🍍"), 0.1))

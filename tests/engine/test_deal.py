@@ -6,7 +6,16 @@ from collections import Counter
 import pytest
 
 from quatro_party.engine import (
-    Game, PickSign, Ready, SeatKind, Sit, StartGame, deck_for, is_carre, parse_cards, table_view,
+    Game,
+    PickSign,
+    Ready,
+    SeatKind,
+    Sit,
+    StartGame,
+    deck_for,
+    is_carre,
+    parse_cards,
+    table_view,
 )
 from quatro_party.engine import events as ev
 from quatro_party.engine.cards import format_cards
@@ -15,9 +24,14 @@ from quatro_party.engine.rules import ranks_for
 from .scenario import ok, playing, position
 
 
-@pytest.mark.parametrize("n, ranks", [
-    (4, "A K Q J 10"), (6, "A K Q J 10 9 8"), (8, "A K Q J 10 9 8 7 6"),
-])
+@pytest.mark.parametrize(
+    "n, ranks",
+    [
+        (4, "A K Q J 10"),
+        (6, "A K Q J 10 9 8"),
+        (8, "A K Q J 10 9 8 7 6"),
+    ],
+)
 def test_r4_deck_has_n_plus_1_ranks_four_copies_each_distinct_ids(n, ranks):
     deck = deck_for(n)
     assert ranks_for(n) == tuple(ranks.split())
@@ -68,9 +82,15 @@ def test_r6_a_hand_with_three_of_a_rank_forces_a_whole_new_deal_and_the_table_is
     bad = "AAAK KKQQ QQJJ JJTT | TTAK"  # seat 0 would hold three aces
     worse = "AKJT AKJT AKJT QQQQ | AKJT"  # seat 3 would hold four queens
     good = "AKQJ TAKQ JTAK QJTA | KQJT"
-    game, events = _open_with(ScriptedShuffles([bad.replace(" ", "").replace("|", ""),
-                                                worse.replace(" ", "").replace("|", ""),
-                                                good.replace(" ", "").replace("|", "")]))
+    game, events = _open_with(
+        ScriptedShuffles(
+            [
+                bad.replace(" ", "").replace("|", ""),
+                worse.replace(" ", "").replace("|", ""),
+                good.replace(" ", "").replace("|", ""),
+            ]
+        )
+    )
     assert game.position() == good
     dealt = [e for e in events if isinstance(e, ev.Dealt)]
     assert len(dealt) == 1 and dealt[0].redeals == 2

@@ -99,6 +99,7 @@ def test_r16_exchanges_are_ordered_by_arrival():
 
 def test_r15_a_cooldown_ends_exactly_on_time_even_with_scaled_timings():
     from quatro_party.engine import Timing
+
     game = position(START, timing=Timing().scaled(0.1))  # swap cooldown 0.2 s
     ok(game.apply(Swap(*swap_args(game, 0, "T", "K")), 0.1))
     refused(game.apply(Swap(*swap_args(game, 0, "A", "A")), 0.29), Reason.SWAP_COOLDOWN)

@@ -35,7 +35,7 @@ def test_the_redeal_test_is_r6_hand_by_hand():
     ranks = [c.rank for c in deck_for(8)]
     for _ in range(3000):
         rng.shuffle(ranks)
-        hands = [ranks[i:i + HAND_SIZE] for i in range(0, 8 * HAND_SIZE, HAND_SIZE)]
+        hands = [ranks[i : i + HAND_SIZE] for i in range(0, 8 * HAND_SIZE, HAND_SIZE)]
         expected = any(max(Counter(h).values()) >= REDEAL_THRESHOLD for h in hands)
         assert _a_hand_to_redeal(ranks, 8) == expected
 

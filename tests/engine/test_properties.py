@@ -24,8 +24,12 @@ from .scenario import sign_phase
 # (or tracing it line by line to "explain" it) takes minutes and runs into the suite's timeout.
 # A failure still reports its example (seed, seat count, steps) and hypothesis's replay seed.
 STAGES = (Stage.explicit, Stage.reuse, Stage.generate)
-SETTINGS = settings(max_examples=25, deadline=None, phases=STAGES, suppress_health_check=[
-    HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=25,
+    deadline=None,
+    phases=STAGES,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.data_too_large],
+)
 
 
 class Invariants:
@@ -76,11 +80,10 @@ class Invariants:
         last = max((i for i, e in enumerate(events) if isinstance(e, (ev.Dealt, ev.Reshuffled))), default=None)
         if last is None:
             return
-        if any(isinstance(e, ev.Dealt) for e in events[last + 1:]):  # pragma: no cover - one deal per call
+        if any(isinstance(e, ev.Dealt) for e in events[last + 1 :]):  # pragma: no cover - one deal per call
             raise AssertionError("two deals in one call")
-        after = events[last + 1:]
-        if any(isinstance(e, (ev.BackToLobby, ev.RoundEnded)) for e in after) and not any(
-                s.hand for s in game.seats):
+        after = events[last + 1 :]
+        if any(isinstance(e, (ev.BackToLobby, ev.RoundEnded)) for e in after) and not any(s.hand for s in game.seats):
             return  # dealt, then (same call: the deal fell due just before a new game) the cards were gathered
         hands = [list(s.hand) for s in game.seats]
         for e in reversed(after):
@@ -120,8 +123,12 @@ class Invariants:
 
 
 @SETTINGS
-@given(seed=st.integers(0, 2**32 - 1), seat_count=st.sampled_from([4, 6, 8]), driver=st.randoms(use_true_random=False),
-       steps=st.integers(20, 200))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    seat_count=st.sampled_from([4, 6, 8]),
+    driver=st.randoms(use_true_random=False),
+    steps=st.integers(20, 200),
+)
 def test_invariants_hold_over_random_timed_action_sequences(seed, seat_count, driver, steps):
     invariants = Invariants(views_every=4)
     play = RandomPlay(seed, seat_count, driver=driver, record=False)

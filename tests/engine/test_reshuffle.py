@@ -3,8 +3,19 @@
 from collections import Counter
 
 from quatro_party.engine import (
-    AnswerVote, CallQuatro, Phase, Reason, RequestReshuffle, SeatKind, SetConnected, Sit, StartNextRound, Swap,
-    Ready, seat_view, table_view,
+    AnswerVote,
+    CallQuatro,
+    Phase,
+    Ready,
+    Reason,
+    RequestReshuffle,
+    SeatKind,
+    SetConnected,
+    Sit,
+    StartNextRound,
+    Swap,
+    seat_view,
+    table_view,
 )
 from quatro_party.engine import events as ev
 

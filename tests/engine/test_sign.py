@@ -5,8 +5,21 @@ import json
 import pytest
 
 from quatro_party.engine import (
-    SIGNS, CallQuatro, ChooseEmoji, Phase, PickSign, Ready, Reason, SeatKind, SetConnected, Sit, StartNextRound,
-    Swap, TakeChannel, seat_view, table_view,
+    SIGNS,
+    CallQuatro,
+    ChooseEmoji,
+    Phase,
+    PickSign,
+    Ready,
+    Reason,
+    SeatKind,
+    SetConnected,
+    Sit,
+    StartNextRound,
+    Swap,
+    TakeChannel,
+    seat_view,
+    table_view,
 )
 from quatro_party.engine import events as ev
 

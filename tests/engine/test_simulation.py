@@ -25,17 +25,32 @@ def test_more_than_a_thousand_complete_random_games_without_an_exception():
             assert max(game.scores()) >= 5 and game.winners
             assert all(game.teams[t].score == max(game.scores()) for t in game.winners)
             seen.update(type(e).__name__ for e in play.events)
-            seen.update(f"{e.result.end.value}:{e.result.correct}" for e in play.events
-                        if isinstance(e, ev.RoundEnded))
+            seen.update(f"{e.result.end.value}:{e.result.correct}" for e in play.events if isinstance(e, ev.RoundEnded))
             seen["human seats"] += sum(s.kind.value == "human" for s in game.seats)
             seen["bot seats"] += sum(s.kind.value == "bot" for s in game.seats)
             refusals += play.refusals
             steps += play.steps
     assert seen["GameOver"] == 3 * GAMES_PER_SIZE
     # The walk really went everywhere: every kind of event, right and wrong calls of both kinds, voids.
-    for name in ("Dealt", "Swapped", "ChannelTaken", "ChannelReleased", "Emitted", "VoteOpened", "VoteAnswered",
-                 "VoteEnded", "Reshuffled", "RandomSignGiven", "ConnectionChanged", "SeatChanged", "PlayerReady",
-                 "PauseOpened", "SignPhaseOpened", "BackToLobby", "SeatCountChanged"):
+    for name in (
+        "Dealt",
+        "Swapped",
+        "ChannelTaken",
+        "ChannelReleased",
+        "Emitted",
+        "VoteOpened",
+        "VoteAnswered",
+        "VoteEnded",
+        "Reshuffled",
+        "RandomSignGiven",
+        "ConnectionChanged",
+        "SeatChanged",
+        "PlayerReady",
+        "PauseOpened",
+        "SignPhaseOpened",
+        "BackToLobby",
+        "SeatCountChanged",
+    ):
         assert seen[name] > 0, name
     for end in ("quatro:True", "quatro:False", "contre:True", "contre:False", "void:False"):
         assert seen[end] > 0, end

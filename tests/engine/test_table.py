@@ -5,8 +5,23 @@ import random
 import pytest
 
 from quatro_party.engine import (
-    AnswerVote, Game, NewGame, Swap, Phase, Reason, RequestReshuffle, SeatKind, SetConnected, SetSeatCount, Sit, StartGame,
-    partner_of, seat_view, seats_of, table_view, team_of,
+    AnswerVote,
+    Game,
+    NewGame,
+    Phase,
+    Reason,
+    RequestReshuffle,
+    SeatKind,
+    SetConnected,
+    SetSeatCount,
+    Sit,
+    StartGame,
+    Swap,
+    partner_of,
+    seat_view,
+    seats_of,
+    table_view,
+    team_of,
 )
 
 from .scenario import lobby, ok, playing, refused

@@ -5,8 +5,24 @@ import random
 import pytest
 
 from quatro_party.engine import (
-    CallContre, CallQuatro, ChooseEmoji, Game, NewGame, Phase, Ready, Reason, RoundEnd, SeatKind, SetConnected, Sit,
-    StartGame, StartNextRound, Swap, TakeChannel, seat_view, table_view,
+    CallContre,
+    CallQuatro,
+    ChooseEmoji,
+    Game,
+    NewGame,
+    Phase,
+    Ready,
+    Reason,
+    RoundEnd,
+    SeatKind,
+    SetConnected,
+    Sit,
+    StartGame,
+    StartNextRound,
+    Swap,
+    TakeChannel,
+    seat_view,
+    table_view,
 )
 from quatro_party.engine import events as ev
 

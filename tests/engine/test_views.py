@@ -6,8 +6,21 @@ import json
 import pytest
 
 from quatro_party.engine import (
-    AnswerVote, CallContre, CallQuatro, ChooseEmoji, Phase, PickSign, Ready, Reason, ReleaseChannel, RequestReshuffle,
-    Swap, TakeChannel, reveal_view, seat_view, table_view,
+    AnswerVote,
+    CallContre,
+    CallQuatro,
+    ChooseEmoji,
+    Phase,
+    PickSign,
+    Ready,
+    Reason,
+    ReleaseChannel,
+    RequestReshuffle,
+    Swap,
+    TakeChannel,
+    reveal_view,
+    seat_view,
+    table_view,
 )
 from quatro_party.engine.randomplay import RandomPlay
 
@@ -151,18 +164,38 @@ def _in_phase(phase: str):
 
 ILLEGAL = {
     "lobby": [Swap(0, 0, 0, 0), PickSign(0, "🍍"), Ready(0), TakeChannel(0), CallQuatro(0), RequestReshuffle(0)],
-    "sign": [Swap(0, 0, 0, 0), PickSign(0, "🐈"), PickSign(3, "🍍"), TakeChannel(0), ChooseEmoji(0, "🍍"),
-             CallQuatro(0, confirmed=True), RequestReshuffle(0)],
-    "play": [PickSign(0, "🍍"), Ready(0), Swap(0, 999, 0, 0), Swap(0, 0, 9, 0), Swap(0, 0, 0, 999), Swap(9, 0, 0, 0),
-             ReleaseChannel(0), ChooseEmoji(0, "🍍"), CallContre(0, team=0), RequestReshuffle(3),
-             AnswerVote(1, True)],
+    "sign": [
+        Swap(0, 0, 0, 0),
+        PickSign(0, "🐈"),
+        PickSign(3, "🍍"),
+        TakeChannel(0),
+        ChooseEmoji(0, "🍍"),
+        CallQuatro(0, confirmed=True),
+        RequestReshuffle(0),
+    ],
+    "play": [
+        PickSign(0, "🍍"),
+        Ready(0),
+        Swap(0, 999, 0, 0),
+        Swap(0, 0, 9, 0),
+        Swap(0, 0, 0, 999),
+        Swap(9, 0, 0, 0),
+        ReleaseChannel(0),
+        ChooseEmoji(0, "🍍"),
+        CallContre(0, team=0),
+        RequestReshuffle(3),
+        AnswerVote(1, True),
+    ],
     "pause": [Swap(0, 0, 0, 0), PickSign(0, "🍍"), Ready(0), TakeChannel(0), CallQuatro(0), RequestReshuffle(0)],
     "over": [Swap(0, 0, 0, 0), PickSign(0, "🍍"), TakeChannel(0), CallQuatro(0), RequestReshuffle(0)],
 }
 
 
-@pytest.mark.parametrize("phase, command", [(p, c) for p, cs in ILLEGAL.items() for c in cs],
-                         ids=lambda v: v if isinstance(v, str) else type(v).__name__)
+@pytest.mark.parametrize(
+    "phase, command",
+    [(p, c) for p, cs in ILLEGAL.items() for c in cs],
+    ids=lambda v: v if isinstance(v, str) else type(v).__name__,
+)
 def test_an_illegal_command_is_refused_in_every_phase_and_changes_nothing(phase, command):
     game = _in_phase(phase)
     game.tick(2.0)

@@ -23,9 +23,13 @@ SERVICE = "_http._tcp.local."
 
 def main() -> int:
     env = {**os.environ}
-    proc = subprocess.Popen([sys.executable, "-m", "quatro_party.launch", "--port", "0", "--no-browser",
-                             "--host-ip", "10.99.0.1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "quatro_party.launch", "--port", "0", "--no-browser", "--host-ip", "10.99.0.1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     out = ""
     assert proc.stdout is not None
     for line in proc.stdout:

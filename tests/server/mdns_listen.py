@@ -22,9 +22,14 @@ class QuatroListener(ServiceListener):
     def add_service(self, zc: Zeroconf, type_: str, name: str) -> None:
         info = zc.get_service_info(type_, name, timeout=3000)
         if info is not None and name.startswith("Quatro Party on"):
-            self.found.update({"name": name, self.port_key: info.port,
-                               "addresses": [socket.inet_ntoa(a) for a in info.addresses],
-                               "path": (info.properties or {}).get(b"path", b"").decode()})
+            self.found.update(
+                {
+                    "name": name,
+                    self.port_key: info.port,
+                    "addresses": [socket.inet_ntoa(a) for a in info.addresses],
+                    "path": (info.properties or {}).get(b"path", b"").decode(),
+                }
+            )
             self.seen.set()
 
     def update_service(self, zc: Zeroconf, type_: str, name: str) -> None:

@@ -92,7 +92,9 @@ def test_an_action_is_always_for_the_sockets_own_seat(live_server):
     view = screen.wait_state(lambda v: v["seats"][0]["ready"])
     assert not view["seats"][3]["ready"]
     assert phones[0].act("pick_sign", sign="🐙", seat=1)["type"] == "ok"
-    assert phones[2].wait_state(lambda v: v.get("you", {}).get("sign") is not None)["you"]["sign"] == "🐙"  # partner of 0
+    assert (
+        phones[2].wait_state(lambda v: v.get("you", {}).get("sign") is not None)["you"]["sign"] == "🐙"
+    )  # partner of 0
     phones[1].drain()
     assert phones[1].state["view"]["you"]["sign"] is None
 
@@ -130,10 +132,13 @@ def test_host_controls_need_the_host_secret(live_server):
 def test_screen_bad_input(live_server):
     screen = live_server.screen()
     before = _public(live_server)
-    for raw, code in [("{", "bad_json"), ('{"type": "swap"}', "unknown_type"),
-                      ('{"type": "set_seats", "count": 5}', None), ('{"type": "add_bot", "seat": 0, "level": "god"}',
-                                                                    "bad_field"),
-                      ('{"type": "settings", "language": "xx"}', "bad_field")]:
+    for raw, code in [
+        ("{", "bad_json"),
+        ('{"type": "swap"}', "unknown_type"),
+        ('{"type": "set_seats", "count": 5}', None),
+        ('{"type": "add_bot", "seat": 0, "level": "god"}', "bad_field"),
+        ('{"type": "settings", "language": "xx"}', "bad_field"),
+    ]:
         screen.send(raw)
         reply = screen.expect(lambda m: m["type"] in ("error", "refused"))
         if code:

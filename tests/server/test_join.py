@@ -128,8 +128,9 @@ def test_r33_a_freed_seat_is_told_apart_from_an_offline_one_and_no_token_leaves(
     newt = live_server.phone()
     assert newt.state["table"]["freed"] == [1]
     newt.join(1, "Newt")
-    screen.expect(lambda m: m.get("type") == "state" and m["table"]["freed"] == []
-                  and m["view"]["seats"][1]["name"] == "Newt")
+    screen.expect(
+        lambda m: m.get("type") == "state" and m["table"]["freed"] == [] and m["view"]["seats"][1]["name"] == "Newt"
+    )
     clients.append(newt)
     tokens |= _tokens_in(live_server, clients)
     # The host frees it again and puts a bot there instead (add_bot on a freed human seat in a game).
@@ -157,15 +158,29 @@ def test_two_seats_never_share_a_name_case_accents_and_bots_count(live_server):
     within the engine's 20 characters, so the TV and the result sentences can tell the players apart."""
     screen = live_server.screen()
     phones = {}
-    for seat, name in [(0, "Ana"), (1, "ana"), (2, " Âna "), (4, "Bot Dex"),
-                       (6, "Abcdefghijklmnopqrst"), (7, "abcdefghijklmnopqrst")]:
+    for seat, name in [
+        (0, "Ana"),
+        (1, "ana"),
+        (2, " Âna "),
+        (4, "Bot Dex"),
+        (6, "Abcdefghijklmnopqrst"),
+        (7, "abcdefghijklmnopqrst"),
+    ]:
         phones[seat] = live_server.phone()
         phones[seat].join(seat, name)
     assert screen.host("fill_bots")["type"] == "ok"  # seat 3's bot is "Bot Dex": a human has that name
     view = screen.wait_state(lambda v: all(s["kind"] != "empty" for s in v["seats"]))
     names = [s["name"] for s in view["seats"]]
-    assert names == ["Ana", "ana 2", "Âna 3", "Bot Dex 2", "Bot Dex", "Bot Fay", "Abcdefghijklmnopqrst",
-                     "abcdefghijklmnopqr 2"]
+    assert names == [
+        "Ana",
+        "ana 2",
+        "Âna 3",
+        "Bot Dex 2",
+        "Bot Dex",
+        "Bot Fay",
+        "Abcdefghijklmnopqrst",
+        "abcdefghijklmnopqr 2",
+    ]
     assert phones[1].wait_state(lambda v: "you" in v)["seats"][1]["name"] == "ana 2"
     assert phones[4].act("leave")["type"] == "ok"
     screen.wait_state(lambda v: v["seats"][4]["kind"] == "empty")  # else the screen's latest may be the old seat
@@ -189,5 +204,10 @@ def test_joined_tells_the_phone_the_name_it_got(live_server):
     assert joined["name"] == "ana 2"
     other.close()
     again = live_server.phone(hello=False)
-    assert again.hello(joined["token"]) == {"type": "joined", "id": 1, "seat": 1, "token": joined["token"],
-                                            "name": "ana 2"}
+    assert again.hello(joined["token"]) == {
+        "type": "joined",
+        "id": 1,
+        "seat": 1,
+        "token": joined["token"],
+        "name": "ana 2",
+    }

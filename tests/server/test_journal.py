@@ -11,18 +11,41 @@ from typing import Any
 import pytest
 
 from quatro_party.engine import (
-    SIGNS, AnswerVote, CallContre, CallQuatro, ChooseEmoji, NewGame, PickSign, Ready, ReleaseChannel,
-    RequestReshuffle, SeatKind, SetConnected, SetSeatCount, Sit, StartGame, StartNextRound, Swap, TakeChannel,
-    seat_view, table_view,
+    SIGNS,
+    AnswerVote,
+    CallContre,
+    CallQuatro,
+    ChooseEmoji,
+    NewGame,
+    PickSign,
+    Ready,
+    ReleaseChannel,
+    RequestReshuffle,
+    SeatKind,
+    SetConnected,
+    SetSeatCount,
+    Sit,
+    StartGame,
+    StartNextRound,
+    Swap,
+    TakeChannel,
+    seat_view,
+    table_view,
 )
 from quatro_party.launch import RESUME_WITHIN, journal_file
 from quatro_party.server.botstub import make_bot as make_stub
 from quatro_party.server.connection import Connection
 from quatro_party.server.journal import (
-    COMMANDS, Journal, JournalError, command_entry, command_from, lock, read,
+    COMMANDS,
+    Journal,
+    JournalError,
+    command_entry,
+    command_from,
+    lock,
+    read,
 )
-from quatro_party.server.testing import FakeClock
 from quatro_party.server.table import RESUME_EPSILON, Table
+from quatro_party.server.testing import FakeClock
 
 
 class FakeSocket(Connection):
@@ -40,10 +63,25 @@ class FakeSocket(Connection):
 
 
 EXAMPLES = [
-    PickSign(1, SIGNS[3]), Ready(2), Swap(0, 5, 2, 17), TakeChannel(3), ReleaseChannel(3), ChooseEmoji(1, SIGNS[0]),
-    CallQuatro(2, True), CallContre(0, 1), CallContre(0), RequestReshuffle(1), AnswerVote(3, False),
-    SetSeatCount(6), Sit(4, SeatKind.BOT, "Bot Eno"), Sit(1, SeatKind.EMPTY), Sit(0, SeatKind.HUMAN, "Zoé 🦊"),
-    SetConnected(2, False), StartGame(), StartNextRound(), NewGame(),
+    PickSign(1, SIGNS[3]),
+    Ready(2),
+    Swap(0, 5, 2, 17),
+    TakeChannel(3),
+    ReleaseChannel(3),
+    ChooseEmoji(1, SIGNS[0]),
+    CallQuatro(2, True),
+    CallContre(0, 1),
+    CallContre(0),
+    RequestReshuffle(1),
+    AnswerVote(3, False),
+    SetSeatCount(6),
+    Sit(4, SeatKind.BOT, "Bot Eno"),
+    Sit(1, SeatKind.EMPTY),
+    Sit(0, SeatKind.HUMAN, "Zoé 🦊"),
+    SetConnected(2, False),
+    StartGame(),
+    StartNextRound(),
+    NewGame(),
 ]
 
 
@@ -180,10 +218,18 @@ def _send(table: Table, conn: FakeSocket, **msg: Any) -> dict[str, Any]:
 def _fingerprint(table: Table, now: float) -> dict[str, Any]:
     g = table.game
     return {
-        "table_view": table_view(g, now), "seat_views": [seat_view(g, s, now) for s in range(g.seat_count)],
-        "position": g.position(), "scores": g.scores(), "round": g.round, "phase": g.phase, "now": g.now,
-        "next_deadline": g.next_deadline(), "tokens": dict(table.tokens), "seat_tokens": dict(table.seat_tokens),
-        "bots": {s: level for s, (level, _, _) in table.bots.items()}, "settings": dict(table.settings),
+        "table_view": table_view(g, now),
+        "seat_views": [seat_view(g, s, now) for s in range(g.seat_count)],
+        "position": g.position(),
+        "scores": g.scores(),
+        "round": g.round,
+        "phase": g.phase,
+        "now": g.now,
+        "next_deadline": g.next_deadline(),
+        "tokens": dict(table.tokens),
+        "seat_tokens": dict(table.seat_tokens),
+        "bots": {s: level for s, (level, _, _) in table.bots.items()},
+        "settings": dict(table.settings),
     }
 
 
@@ -297,8 +343,14 @@ def test_the_resumed_journal_goes_on_and_a_human_seat_waits_for_its_phone(tmp_pa
 def test_set_position_is_journaled_and_laid_out_again(tmp_path):
     path = tmp_path / "table.jsonl"
     clock = FakeClock()
-    config = {"clock": clock, "host_secret": "s", "seed": 2, "journal": path, "bot_factory": make_stub,
-              "time_scale": 0.1}
+    config = {
+        "clock": clock,
+        "host_secret": "s",
+        "seed": 2,
+        "journal": path,
+        "bot_factory": make_stub,
+        "time_scale": 0.1,
+    }
     table = Table(config).start()
     try:
         table.call(lambda: table._host_start_game(None))
@@ -324,10 +376,15 @@ def _played_journal(path: Path) -> None:
     table.stop()
 
 
-@pytest.mark.parametrize("damage, why", [
-    ("garbage", "line 4 of the journal"), ("outcome", "StartGame gave (None, 6), not ('wrong_phase', 6)"),
-    ("event_count", "the tick gave"), ("bad_bot", "do not match the seats"),
-])
+@pytest.mark.parametrize(
+    "damage, why",
+    [
+        ("garbage", "line 4 of the journal"),
+        ("outcome", "StartGame gave (None, 6), not ('wrong_phase', 6)"),
+        ("event_count", "the tick gave"),
+        ("bad_bot", "do not match the seats"),
+    ],
+)
 def test_a_journal_that_does_not_replay_is_set_aside_and_the_table_starts_fresh(tmp_path, damage, why, caplog):
     path = tmp_path / "table.jsonl"
     _played_journal(path)

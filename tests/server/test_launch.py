@@ -31,9 +31,14 @@ def state_dir(tmp_path, monkeypatch):
 
 def _launcher(*args: str, stderr: int = subprocess.STDOUT) -> subprocess.Popen[str]:
     """The real launcher in a child process (``python -m quatro_party.launch``), its output piped."""
-    return subprocess.Popen([sys.executable, "-m", "quatro_party.launch", *args], cwd=ROOT,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=stderr,
-                            text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "quatro_party.launch", *args],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        text=True,
+    )
 
 
 def _until_ready(proc: subprocess.Popen[str]) -> str:
@@ -61,10 +66,32 @@ def test_host_secret_survives_a_restart(state_dir):
 def test_options_and_defaults():
     args = _parser().parse_args([])
     assert args.port == DEFAULT_PORT == 8765 and args.seats == 4 and args.bots == "normal"
-    args = _parser().parse_args(["--port", "9000", "--host-ip", "10.0.0.5", "--seats", "6", "--bots", "hard",
-                                 "--seed", "7", "--time-scale", "0.1", "--no-browser"])
-    assert (args.port, args.host_ip, args.seats, args.bots, args.seed, args.time_scale, args.no_browser) == \
-        (9000, "10.0.0.5", 6, "hard", 7, 0.1, True)
+    args = _parser().parse_args(
+        [
+            "--port",
+            "9000",
+            "--host-ip",
+            "10.0.0.5",
+            "--seats",
+            "6",
+            "--bots",
+            "hard",
+            "--seed",
+            "7",
+            "--time-scale",
+            "0.1",
+            "--no-browser",
+        ]
+    )
+    assert (args.port, args.host_ip, args.seats, args.bots, args.seed, args.time_scale, args.no_browser) == (
+        9000,
+        "10.0.0.5",
+        6,
+        "hard",
+        7,
+        0.1,
+        True,
+    )
     with pytest.raises(SystemExit):
         _parser().parse_args(["--seats", "5"])
 
@@ -80,8 +107,7 @@ def test_a_port_that_cannot_exist_is_refused_by_the_options(port, capsys):
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_stop_closes_every_socket_with_1001_within_two_seconds(signum):
-    proc = _launcher("--port", "0", "--bind", "127.0.0.1", "--no-browser", "--no-mdns", "--seats", "6",
-                     "--seed", "2")
+    proc = _launcher("--port", "0", "--bind", "127.0.0.1", "--no-browser", "--no-mdns", "--seats", "6", "--seed", "2")
     try:
         out = _until_ready(proc)
         port = int(re.search(r"Port (\d+)", out).group(1))
@@ -114,9 +140,14 @@ def test_warns_when_the_only_address_is_loopback():
     """In a private network namespace with only loopback up, the launcher says phones cannot join."""
     # unshare and sh exec the launcher, so the signal below reaches it directly.
     launcher = f'exec "{sys.executable}" -m quatro_party.launch --port 0 --no-browser'
-    proc = subprocess.Popen(["unshare", "-n", "sh", "-c", f"ip link set lo up && {launcher}"], cwd=ROOT,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        ["unshare", "-n", "sh", "-c", f"ip link set lo up && {launcher}"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         out = _until_ready(proc)
         proc.send_signal(signal.SIGINT)
@@ -156,8 +187,13 @@ def test_a_port_already_in_use_is_said_plainly_and_nothing_is_touched(state_dir,
     journal.write_text("the running host's table\n")
     opened = tmp_path / "browser-opened"
     # webbrowser runs $BROWSER (with %s the URL): a host that got as far as opening the screen leaves a mark.
-    monkeypatch.setenv("BROWSER", " ".join(shlex.quote(a) for a in (
-        sys.executable, "-c", "import sys; open(sys.argv[1], 'w').write(sys.argv[2])", str(opened), "%s")))
+    monkeypatch.setenv(
+        "BROWSER",
+        " ".join(
+            shlex.quote(a)
+            for a in (sys.executable, "-c", "import sys; open(sys.argv[1], 'w').write(sys.argv[2])", str(opened), "%s")
+        ),
+    )
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
@@ -171,8 +207,10 @@ def test_a_port_already_in_use_is_said_plainly_and_nothing_is_touched(state_dir,
                 proc.wait()
     assert proc.returncode == 1, (out, err)
     other = port + 1 if port < 65535 else port - 1
-    assert err == (f"Port {port} is already in use (another Quatro Party host may be running). "
-                   f"Stop it, or start this one with --port {other}.\n"), err  # that sentence alone: no log lines
+    assert err == (
+        f"Port {port} is already in use (another Quatro Party host may be running). "
+        f"Stop it, or start this one with --port {other}.\n"
+    ), err  # that sentence alone: no log lines
     assert "Traceback" not in out + err
     assert "running" not in out and "/screen#host=" not in out  # no join URL, no QR code, no big screen
     assert not opened.exists()
@@ -184,8 +222,10 @@ def test_why_the_host_cannot_listen_is_one_plain_sentence_with_the_way_out():
     in_use = OSError(errno.EADDRINUSE, "Address already in use")
     assert cannot_listen(8765, "0.0.0.0", in_use) == (
         "Port 8765 is already in use (another Quatro Party host may be running). "
-        "Stop it, or start this one with --port 8766.")
+        "Stop it, or start this one with --port 8766."
+    )
     assert cannot_listen(65535, "0.0.0.0", in_use).endswith("--port 65534.")  # a port that exists
     # Any other reason (here --bind with an address this computer does not have) is said as it is.
     assert cannot_listen(8765, "192.0.2.7", OSError(errno.EADDRNOTAVAIL, "Cannot assign requested address")) == (
-        "Cannot listen on port 8765 of 192.0.2.7: Cannot assign requested address. Check --port and --bind.")
+        "Cannot listen on port 8765 of 192.0.2.7: Cannot assign requested address. Check --port and --bind."
+    )

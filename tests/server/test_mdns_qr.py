@@ -73,12 +73,20 @@ def test_the_launcher_announces_the_table_and_withdraws_it_on_ctrl_c(tmp_path):
     A private network namespace with a veth pair (10.99.0.1 ↔ 10.99.0.2) stands in for the LAN:
     the multicast never leaves it.
     """
-    setup = ("ip link set lo up && ip link add v0 type veth peer name v1 && ip addr add 10.99.0.1/24 dev v0"
-             " && ip addr add 10.99.0.2/24 dev v1 && ip link set v0 up && ip link set v1 up")
+    setup = (
+        "ip link set lo up && ip link add v0 type veth peer name v1 && ip addr add 10.99.0.1/24 dev v0"
+        " && ip addr add 10.99.0.2/24 dev v1 && ip link set v0 up && ip link set v1 up"
+    )
     probe = Path(__file__).with_name("mdns_launcher_probe.py")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "QUATRO_STATE_DIR": str(tmp_path)}
-    done = subprocess.run(["unshare", "-n", "sh", "-c", f'{setup} && exec "{sys.executable}" "{probe}"'],
-                          capture_output=True, text=True, timeout=90, env=env, cwd=ROOT)
+    done = subprocess.run(
+        ["unshare", "-n", "sh", "-c", f'{setup} && exec "{sys.executable}" "{probe}"'],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        env=env,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert found["found"], found
@@ -113,12 +121,25 @@ def test_seat_link_qr_is_made_only_for_a_live_seat_link_of_this_host(live_server
 
     token = link.split("?seat=", 1)[1]
     elsewhere = urlparse(link)._replace(netloc=f"evil.example:{live_server.port}").geturl()
-    for text in ["https://example.com/", live_server.join_url, elsewhere, link + "x", link.replace(token, "A" * 24),
-                 f"{live_server.join_url}?seat={token}&next=https://example.com/", "hello", ""]:
+    for text in [
+        "https://example.com/",
+        live_server.join_url,
+        elsewhere,
+        link + "x",
+        link.replace(token, "A" * 24),
+        f"{live_server.join_url}?seat={token}&next=https://example.com/",
+        "hello",
+        "",
+    ]:
         status, _, body = _post(endpoint, json.dumps({"url": text}).encode())
         assert status == 404 and not body.startswith(b"\x89PNG"), text
-    for raw, kind in [(b"not json", "application/json"), (b'{"url": 5}', "application/json"), (b"[]", "application/json"),
-                      (link.encode(), "text/plain"), (json.dumps({"url": link + "x" * 5000}).encode(), "application/json")]:
+    for raw, kind in [
+        (b"not json", "application/json"),
+        (b'{"url": 5}', "application/json"),
+        (b"[]", "application/json"),
+        (link.encode(), "text/plain"),
+        (json.dumps({"url": link + "x" * 5000}).encode(), "application/json"),
+    ]:
         status, _, _ = _post(endpoint, raw, kind)
         assert status in (400, 413), raw[:40]
     with pytest.raises(urllib.error.HTTPError) as get:  # never in a query string (logs, history)

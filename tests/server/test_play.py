@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import socket
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -40,8 +41,10 @@ def test_r16_race_for_one_centre_card_one_wins_the_other_pays_nothing(live_serve
     views = _to_play(screen, phones)
     a, b = phones[0], phones[1]
     target = views[0]["centre"][0]["id"]
-    ids = [a.send({"type": "swap", "card": views[0]["you"]["hand"][0]["id"], "place": 0, "expected": target}),
-           b.send({"type": "swap", "card": views[1]["you"]["hand"][0]["id"], "place": 0, "expected": target})]
+    ids = [
+        a.send({"type": "swap", "card": views[0]["you"]["hand"][0]["id"], "place": 0, "expected": target}),
+        b.send({"type": "swap", "card": views[1]["you"]["hand"][0]["id"], "place": 0, "expected": target}),
+    ]
     replies = [a.reply(ids[0]), b.reply(ids[1])]
     assert sorted(r["type"] for r in replies) == ["ok", "refused"]
     winner, loser = (a, b) if replies[0]["type"] == "ok" else (b, a)
@@ -87,8 +90,12 @@ def _check_frame(text: str, my_seat: int | None, my_team: int | None, secret_sig
         if path and path[-1] in ("hand", "hands"):
             assert path in (("view", "you", "hand"),) or "result" in path, path
         if _is_card(value):
-            allowed = (path[:2] == ("view", "centre") or path[:3] == ("view", "you", "hand")
-                       or "result" in path or (path[0] == "events" and path[2] in ("centre", "put", "took")))
+            allowed = (
+                path[:2] == ("view", "centre")
+                or path[:3] == ("view", "you", "hand")
+                or "result" in path
+                or (path[0] == "events" and path[2] in ("centre", "put", "took"))
+            )
             assert allowed, f"a card at {path}"
     if view["phase"] in ("sign", "play"):
         for team, sign in secret_signs.get(view["round"], {}).items():
@@ -141,7 +148,7 @@ def test_r39_raw_frames_of_a_whole_game_hold_nothing_private(live_server):
 class RecordingBot(StubBot):
     """The stub bot, plus a record of everything it was shown and one bad move."""
 
-    instances: list["RecordingBot"] = []
+    instances: list[RecordingBot] = []
 
     def __init__(self, seat, level, rng):
         super().__init__(seat, level, rng)
@@ -169,7 +176,8 @@ def test_bots_see_only_their_seat_and_act_through_the_phone_path(live_server_fac
     ana.act("ready")
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and not all(
-            any(m["type"] == "error" for m in list(b.seen)) for b in RecordingBot.instances):
+        any(m["type"] == "error" for m in list(b.seen)) for b in RecordingBot.instances
+    ):
         time.sleep(0.1)
     assert len(RecordingBot.instances) == 3
     for bot in RecordingBot.instances:

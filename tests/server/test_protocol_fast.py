@@ -18,8 +18,18 @@ from hypothesis import strategies as st
 from quatro_party import protocol as p
 from quatro_party.engine import commands as c
 from quatro_party.protocol import (
-    BOT_LEVELS, HOST_ACTION_TYPES, MAX_ID_LENGTH, PHONE_ACTION_TYPES, Action, Hello, Join, Leave, ProtocolError,
-    parse_phone, parse_phone_message, to_command,
+    BOT_LEVELS,
+    HOST_ACTION_TYPES,
+    MAX_ID_LENGTH,
+    PHONE_ACTION_TYPES,
+    Action,
+    Hello,
+    Join,
+    Leave,
+    ProtocolError,
+    parse_phone,
+    parse_phone_message,
+    to_command,
 )
 
 # --- the reference: the parser before the fast paths --------------------------------
@@ -55,8 +65,10 @@ def _str(msg: dict[str, Any], key: str, max_len: int = 64, optional: bool = Fals
 _ACTIONS = {
     "pick_sign": (lambda m: {"sign": _str(m, "sign", 16)}, c.PickSign),
     "ready": (lambda m: {}, c.Ready),
-    "swap": (lambda m: {"card": _int(m, "card"), "place": _int(m, "place", 0, 3),
-                        "expected": _int(m, "expected")}, c.Swap),
+    "swap": (
+        lambda m: {"card": _int(m, "card"), "place": _int(m, "place", 0, 3), "expected": _int(m, "expected")},
+        c.Swap,
+    ),
     "take_channel": (lambda m: {}, c.TakeChannel),
     "release_channel": (lambda m: {}, c.ReleaseChannel),
     "choose_emoji": (lambda m: {"emoji": _str(m, "emoji", 16)}, c.ChooseEmoji),
@@ -71,8 +83,9 @@ def _reference_check(msg: Any) -> dict[str, Any]:
     if not isinstance(msg, dict):
         raise ProtocolError("bad_message", "a message is a JSON object")
     ref = msg.get("id")
-    if ref is not None and not (isinstance(ref, (int, str)) and not isinstance(ref, bool)
-                                and len(str(ref)) <= MAX_ID_LENGTH):
+    if ref is not None and not (
+        isinstance(ref, (int, str)) and not isinstance(ref, bool) and len(str(ref)) <= MAX_ID_LENGTH
+    ):
         raise ProtocolError("bad_field", f"'id' must be a number or a text of at most {MAX_ID_LENGTH} characters")
     if not isinstance(msg.get("type"), str):
         raise ProtocolError("bad_message", "a message needs a string 'type'", ref)
@@ -131,23 +144,52 @@ CASES: list[Any] = [
     {"type": "swap", "card": 3, "place": True, "expected": 1},
     {"type": "swap", "card": 3, "place": 1},
     {"type": "swap"},
-    {"type": "ready"}, {"type": "ready", "junk": [1, 2]}, {"type": "take_channel"}, {"type": "release_channel"},
+    {"type": "ready"},
+    {"type": "ready", "junk": [1, 2]},
+    {"type": "take_channel"},
+    {"type": "release_channel"},
     {"type": "request_reshuffle", "id": 0},
-    {"type": "pick_sign", "sign": "🍍"}, {"type": "pick_sign", "sign": "x" * 17}, {"type": "pick_sign"},
-    {"type": "pick_sign", "sign": 5}, {"type": "choose_emoji", "emoji": "🐳"},
+    {"type": "pick_sign", "sign": "🍍"},
+    {"type": "pick_sign", "sign": "x" * 17},
+    {"type": "pick_sign"},
+    {"type": "pick_sign", "sign": 5},
+    {"type": "choose_emoji", "emoji": "🐳"},
     {"type": "choose_emoji", "emoji": None},
-    {"type": "call_quatro"}, {"type": "call_quatro", "confirmed": True}, {"type": "call_quatro", "confirmed": 1},
+    {"type": "call_quatro"},
+    {"type": "call_quatro", "confirmed": True},
+    {"type": "call_quatro", "confirmed": 1},
     {"type": "call_quatro", "confirmed": None},
-    {"type": "call_contre"}, {"type": "call_contre", "team": 2}, {"type": "call_contre", "team": 4},
-    {"type": "call_contre", "team": False}, {"type": "call_contre", "team": None},
-    {"type": "answer_vote", "accept": True}, {"type": "answer_vote", "accept": "yes"}, {"type": "answer_vote"},
-    {"type": "hello"}, {"type": "hello", "token": "t" * 128}, {"type": "hello", "token": "t" * 129},
-    {"type": "hello", "token": 12}, {"type": "join", "seat": 7, "name": "Ana"}, {"type": "join", "seat": 8},
-    {"type": "join", "seat": 0}, {"type": "join", "seat": 0, "name": None}, {"type": "join", "seat": 0, "name": ""},
-    {"type": "leave", "id": "bye"}, {"type": "start_game"}, {"type": "set_seats", "count": 8},
-    {"type": "dance" * 20, "id": 3}, {"type": 5}, {"type": None}, {}, {"kind": "swap"},
-    {"type": "ready", "id": {"a": 1}}, {"type": "ready", "id": True}, {"type": "ready", "id": 10 ** 40},
-    {"type": "ready", "id": 10 ** 40 - 1}, {"type": "ready", "id": -10 ** 39}, {"type": "ready", "id": 1.5},
+    {"type": "call_contre"},
+    {"type": "call_contre", "team": 2},
+    {"type": "call_contre", "team": 4},
+    {"type": "call_contre", "team": False},
+    {"type": "call_contre", "team": None},
+    {"type": "answer_vote", "accept": True},
+    {"type": "answer_vote", "accept": "yes"},
+    {"type": "answer_vote"},
+    {"type": "hello"},
+    {"type": "hello", "token": "t" * 128},
+    {"type": "hello", "token": "t" * 129},
+    {"type": "hello", "token": 12},
+    {"type": "join", "seat": 7, "name": "Ana"},
+    {"type": "join", "seat": 8},
+    {"type": "join", "seat": 0},
+    {"type": "join", "seat": 0, "name": None},
+    {"type": "join", "seat": 0, "name": ""},
+    {"type": "leave", "id": "bye"},
+    {"type": "start_game"},
+    {"type": "set_seats", "count": 8},
+    {"type": "dance" * 20, "id": 3},
+    {"type": 5},
+    {"type": None},
+    {},
+    {"kind": "swap"},
+    {"type": "ready", "id": {"a": 1}},
+    {"type": "ready", "id": True},
+    {"type": "ready", "id": 10**40},
+    {"type": "ready", "id": 10**40 - 1},
+    {"type": "ready", "id": -(10**39)},
+    {"type": "ready", "id": 1.5},
     {"type": "swap", "id": [1], "card": "bad"},
 ]
 
@@ -173,9 +215,11 @@ def test_int_and_str_subclasses_are_accepted_as_before():
     class Text(str):
         pass
 
-    for msg in ({"type": "swap", "card": 3, "place": Place.TWO, "expected": 9},
-                {"type": Text("choose_emoji"), "emoji": Text("🐙")},
-                {"type": "pick_sign", "sign": Text("x" * 17)}):
+    for msg in (
+        {"type": "swap", "card": 3, "place": Place.TWO, "expected": 9},
+        {"type": Text("choose_emoji"), "emoji": Text("🐙")},
+        {"type": "pick_sign", "sign": Text("x" * 17)},
+    ):
         assert _answer(parse_phone_message, msg) == _answer(_reference_parse_phone, msg)
 
 
@@ -184,14 +228,40 @@ def test_every_phone_action_is_covered():
     assert set(p._PHONE_COMMANDS) == set(_ACTIONS)
 
 
-_scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 1005), st.text(max_size=8),
-                     st.sampled_from(["🍍", "🐳", "x" * 200, 10 ** 40]), st.floats(allow_nan=False))
-_values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5),
-                                                                                          inner, max_size=3),
-                       max_leaves=4)
+_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 1005),
+    st.text(max_size=8),
+    st.sampled_from(["🍍", "🐳", "x" * 200, 10**40]),
+    st.floats(allow_nan=False),
+)
+_values = st.recursive(
+    _scalars,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=4,
+)
 _types = st.sampled_from(["hello", "join", "leave", *PHONE_ACTION_TYPES, *HOST_ACTION_TYPES, "nope", ""])
-_keys = st.sampled_from(["seat", "name", "card", "place", "expected", "sign", "emoji", "confirmed", "team",
-                         "accept", "count", "level", "token", "id", "type", *BOT_LEVELS])
+_keys = st.sampled_from(
+    [
+        "seat",
+        "name",
+        "card",
+        "place",
+        "expected",
+        "sign",
+        "emoji",
+        "confirmed",
+        "team",
+        "accept",
+        "count",
+        "level",
+        "token",
+        "id",
+        "type",
+        *BOT_LEVELS,
+    ]
+)
 
 
 @settings(max_examples=1500, deadline=None)

@@ -121,14 +121,41 @@ class Capture(Connection):
         self.sent.append(json.loads(text))
 
 
-_scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 50), st.text(max_size=8),
-                     st.sampled_from(["🍍", "🐳", "x" * 200]), st.floats(allow_nan=True))
-_values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5),
-                                                                                          inner, max_size=3),
-                       max_leaves=6)
+_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 50),
+    st.text(max_size=8),
+    st.sampled_from(["🍍", "🐳", "x" * 200]),
+    st.floats(allow_nan=True),
+)
+_values = st.recursive(
+    _scalars,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=6,
+)
 _types = st.sampled_from(["hello", "join", "leave", *PHONE_ACTION_TYPES, *HOST_ACTION_TYPES, "nope"])
-_fields = st.sampled_from(["seat", "name", "card", "place", "expected", "sign", "emoji", "confirmed", "team",
-                           "accept", "count", "level", "token", "host", "id", "bot_level", "language"])
+_fields = st.sampled_from(
+    [
+        "seat",
+        "name",
+        "card",
+        "place",
+        "expected",
+        "sign",
+        "emoji",
+        "confirmed",
+        "team",
+        "accept",
+        "count",
+        "level",
+        "token",
+        "host",
+        "id",
+        "bot_level",
+        "language",
+    ]
+)
 _messages = st.one_of(
     st.builds(lambda t, f: json.dumps({"type": t, **f}), _types, st.dictionaries(_fields, _values, max_size=4)),
     st.text(max_size=40),
@@ -259,8 +286,13 @@ def test_scheduler_emits_every_5_s_and_ends_silent_votes_r18_r28(live_server_fac
 
     def emissions() -> int:
         screen.drain(0.05)
-        return sum(1 for m in screen.messages if m["type"] == "state"
-                   for e in m["events"] if e["type"] == "emitted" and e["seat"] == 1)
+        return sum(
+            1
+            for m in screen.messages
+            if m["type"] == "state"
+            for e in m["events"]
+            if e["type"] == "emitted" and e["seat"] == 1
+        )
 
     assert emissions() == 1  # at once (R18)
     clock.advance(4.9)
