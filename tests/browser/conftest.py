@@ -35,6 +35,14 @@ CHROMIUM_ARGS = [
 ]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test under tests/browser drives a real browser: mark it, so that ``-m "not browser"`` is the fast tier."""
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
 @pytest.fixture(scope="session")
 def chromium() -> Iterator[object]:
     """One Chromium for the whole session. A missing Chromium is a failure, never a skip."""
