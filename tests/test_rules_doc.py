@@ -115,7 +115,7 @@ def test_players_page_explains_the_rules_first_timers_miss(lang: str) -> None:
     assert text.count("by default" if lang == "en" else "par défaut") >= 4
     # the calls keep their names in every language
     assert "Quatro" in text and "Contre" in text
-    assert 'id="bots"' in article
+    assert 'data-section="bots"' in article
 
 
 def fetch(url: str) -> tuple[int, str, str]:
