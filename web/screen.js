@@ -11,7 +11,7 @@ import { renderBar, tickClock } from './screen/bar.js';
 import { renderSeats, turnOver, pop } from './screen/seats.js';
 import { renderCentre, signMiddle, signBelow } from './screen/table.js';
 import { renderJoin, lobbyMiddle } from './screen/lobby.js';
-import { revealMiddle, pauseBelow, tickPause, renderOver, resultSentence } from './screen/reveal.js';
+import { revealMiddle, pauseCorner, renderOver, resultSentence } from './screen/reveal.js';
 import { addNotice, clearNotices, renderNotices, expireNotices, voteEvent, renderVote } from './screen/notices.js';
 import { animateSwap, burst, clearBursts, callSplash, splashes } from './screen/fx.js';
 import * as host from './screen/host.js';
@@ -88,13 +88,14 @@ function render() {
   const reveal = view.result && (phase === 'pause' || phase === 'over');
   let middle = null;
   let below = null;
+  let corner = null;
   if (phase === 'lobby') middle = lobbyMiddle(language());
   else if (phase === 'sign') { middle = signMiddle(t); below = signBelow(t); }
   else if (reveal) {
     middle = revealMiddle();
-    if (phase === 'pause') below = pauseBelow(host.nextRoundButton());
+    if (phase === 'pause') corner = pauseCorner(host.nextRoundButton());
   }
-  renderCentre(middle, below);
+  renderCentre(middle, below, corner);
   renderOver($('#over'), host.newGameButton());
   renderNotices();
   tick();
@@ -114,7 +115,6 @@ function tick() {
   const left = tickClock();
   const count = left === null ? '' : String(Math.ceil(left - 1e-6));
   for (const c of document.querySelectorAll('.countdown')) if (c.textContent !== count) c.textContent = count;
-  tickPause(left);
   renderVote();
   expireNotices();
 }

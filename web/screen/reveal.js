@@ -2,7 +2,7 @@
 // the countdown to the next round, and the game-over box with the final scores.
 import { TEAM_SHAPES } from '../shared/teams.js';
 import { language } from '../shared/i18n.js';
-import { el, patch, teamText, teamName, teamWord, joinList, fmtClock } from './dom.js';
+import { el, patch, teamText, teamName, teamWord, joinList } from './dom.js';
 import { store, seatName, timing } from './state.js';
 import { t } from './strings.js';
 
@@ -52,30 +52,18 @@ export function revealMiddle() {
   };
 }
 
-// `next`: the host's "Next round now" button model, or null; `extra`: more buttons for the pause (host.js).
-export function pauseBelow(next, extra = []) {
+// The corner of the pause: the host's "Next round now" (the countdown itself is the top bar's clock).
+export function pauseCorner(next, extra = []) {
   const buttons = [next, ...extra].filter(Boolean);
+  if (!buttons.length) return null;
   return {
     sig: `pause|${buttons.map((b) => b.label).join('|')}`,
     draw(node) {
       const row = el('div', 'pause-row');
-      row.append(el('span', 'countdown pause-count', ''));
-      if (buttons.length) {
-        const line = el('div', 'pause-buttons');
-        for (const b of buttons) line.append(b.node());
-        row.append(line);
-      }
+      for (const b of buttons) row.append(b.node());
       node.append(row);
     },
   };
-}
-
-export function tickPause(left) {
-  const pc = document.querySelector('.pause-count');
-  if (pc && left !== null) {
-    const text = t('next_in', { s: fmtClock(left) });
-    if (pc.textContent !== text) pc.textContent = text;
-  }
 }
 
 // `newGame`: the host's "New game" button node factory, or null.

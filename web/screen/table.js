@@ -4,8 +4,9 @@ import { $, patch } from './dom.js';
 import { store, revealing } from './state.js';
 import { cardEl, setCard, emptyPlaceEl } from './cards.js';
 
-// `middle` and `below`: {sig, draw(node)} from the phase's module, or null for nothing.
-export function renderCentre(middle, below) {
+// `middle`, `below` and `corner` (the table's bottom-right corner): {sig, draw(node)} from the phase's module,
+// or null for nothing.
+export function renderCentre(middle, below, corner = null) {
   const view = store.view;
   const places = $('#places');
   let cards = [];
@@ -34,6 +35,8 @@ export function renderCentre(middle, below) {
   const b = $('#below');
   patch(m, middle ? middle.sig : '', () => { m.replaceChildren(); if (middle) middle.draw(m); });
   patch(b, below ? below.sig : '', () => { b.replaceChildren(); if (below) below.draw(b); });
+  const c = $('#corner');
+  patch(c, corner ? corner.sig : '', () => { c.replaceChildren(); if (corner) corner.draw(c); });
 }
 
 export const placeOf = (i) => $(`#places .card[data-place="${i}"]`);
