@@ -37,6 +37,9 @@ class Reason(str, Enum):
     NO_VOTE = "no_vote"
     NOT_A_VOTER = "not_a_voter"  # R28
     ALREADY_ANSWERED = "already_answered"
+    PAUSED = "paused"  # the game is paused: the command needs running time (or it is a second Pause)
+    NOT_PAUSED = "not_paused"  # a Resume while nothing is paused
+    BAD_SETTING = "bad_setting"  # a house rule outside its allowed values
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,18 @@ SIGNS: tuple[str, ...] = (
 #: R34 — the first team to this many points wins.
 WINNING_SCORE = 5
 
+#: House rule: the points to win a table may choose instead of R34's (between games only).
+WINNING_SCORES: tuple[int, ...] = tuple(range(3, 11))
+
+#: House rule: every duration of :class:`Timing` may be multiplied by one of these (relaxed timers).
+TIMER_FACTORS: tuple[float, ...] = (1.0, 1.5, 2.0)
+
+#: A practice round runs at this pace (every duration × 1.5) and scores nothing.
+PRACTICE_TIMER_FACTOR = 1.5
+
+#: R3 — the longest player name accepted (characters, after trimming).
+MAX_NAME_LENGTH = 20
+
 
 @dataclass(frozen=True)
 class Timing:
@@ -95,6 +107,15 @@ def ranks_for(seat_count: int) -> tuple[str, ...]:
     if seat_count not in SEAT_COUNTS:
         raise ValueError(f"a table has 4, 6 or 8 seats, not {seat_count!r}")
     return RANKS[: seat_count + 1]
+
+
+def team_count(seat_count: int) -> int:
+    """R2: a table of N seats has N/2 teams of two.
+
+    >>> team_count(6)
+    3
+    """
+    return seat_count // 2
 
 
 def partner_of(seat: int, seat_count: int) -> int:
