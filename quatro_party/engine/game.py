@@ -34,7 +34,11 @@ time order (R25: what was due before a call happens before it).
 **Pause.** The game's clock (:attr:`Game.now`) is the caller's clock minus the time spent paused
 (:attr:`Game.lag`). While :attr:`Game.paused` is set the game's clock stands still: every deadline
 and cooldown keeps its remaining time, nothing falls due, and commands that need running time are
-refused ``paused``. Paused time never counts toward R32's three minutes.
+refused ``paused``. Paused time never counts toward R32's three minutes. A player who leaves during a
+pause is not dropped from a vote (R28) nor stops being waited for (R11) until the pause lifts: then the
+usual rules apply to whoever is still away. That is also how a restarted host rebuilds its table without
+applying a rule to the restart itself: it replays its journal, holds the game with ``Pause(by="restart")``
+while every phone is away, and resumes once they are back (or its grace period is over).
 
 **Refusals are returned, not raised.** A refused command is a normal part of play: a bot game meets
 about 180 of them (mostly R16's "card taken"), and a phone shows each one to its player. Every check
