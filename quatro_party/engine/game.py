@@ -322,6 +322,21 @@ class Game:
         """
         return self.now if self.paused is not None else now - self.lag
 
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as JSON-able data, RNG included (see :mod:`.snapshot`): a host may keep it in
+        place of the journal's calls so far, typically at a round's end."""
+        from .snapshot import snapshot  # the snapshot module builds Games: imported at the call
+
+        return snapshot(self)
+
+    @classmethod
+    def from_snapshot(cls, data: dict[str, Any]) -> Game:
+        """The game a :meth:`snapshot` describes; it continues exactly as the original would.
+        Raises ``ValueError`` for data that is not a snapshot."""
+        from .snapshot import restore
+
+        return restore(data)
+
     # --- driving the game ---------------------------------------------------------
 
     def tick(self, now: float) -> Outcome:
