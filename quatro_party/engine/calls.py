@@ -8,7 +8,7 @@ from . import events as ev
 from .commands import CallContre, CallQuatro
 from .refusals import Reason, Refusal
 from .rounds import end_round
-from .rules import seats_of
+from .rules import other_teams, seats_of
 from .state import RoundEnd
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ def call_quatro(game: Game, c: CallQuatro, events: list[ev.Event]) -> Refusal | 
     partner = game.partner(c.seat)
     mine = game.team(c.seat)
     correct = game.has_carre(partner)  # R22
-    scorers = (mine,) if correct else tuple(t for t in range(game.team_count) if t != mine)
+    scorers = (mine,) if correct else other_teams(mine, game.seat_count)
     game._moment(c.seat, "call", call="quatro", correct=correct)
     end_round(game, RoundEnd.QUATRO, c.seat, partner, correct, scorers, events)
     return None
@@ -36,8 +36,9 @@ def call_contre(game: Game, c: CallContre, events: list[ev.Event]) -> Refusal | 
     (the accused team scores). At 4 seats the accused team may be left out: there is only one."""
     mine = game.team(c.seat)
     accused = c.team
-    if accused is None and game.team_count == 2:
-        accused = 1 - mine
+    opposing = other_teams(mine, game.seat_count)
+    if accused is None and len(opposing) == 1:
+        accused = opposing[0]
     # type() rather than isinstance: True is not team 1
     if not (type(accused) is int and 0 <= accused < game.team_count and accused != mine):
         return Refusal(Reason.BAD_TEAM, "name an opposing team")

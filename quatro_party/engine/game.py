@@ -60,46 +60,22 @@ True
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from . import calls, exchanges, host, rounds, votes
+from . import commands as c
 from . import events as ev
-from .cards import deck_for, format_cards, is_carre, parse_cards
-from .commands import (
-    AnswerVote,
-    CallContre,
-    CallQuatro,
-    ChooseEmoji,
-    EndGame,
-    NewGame,
-    Pause,
-    PickSign,
-    Ready,
-    ReleaseChannel,
-    RequestReshuffle,
-    Resume,
-    SeatKind,
-    SetConnected,
-    SetSeatCount,
-    Settings,
-    Sit,
-    StartGame,
-    StartNextRound,
-    StartPractice,
-    Swap,
-    TakeChannel,
-)
-from .refusals import Reason, Refusal
+from .cards import Card, format_cards, is_carre, parse_position
+from .commands import SeatKind
+from .refusals import Reason, Refusal, waiting, wrong_phase
 from .rules import (
-    CENTRE_SIZE,
     DEFAULT_TIMING,
-    HAND_SIZE,
     MAX_NAME_LENGTH,
     SEAT_COUNTS,
+    SEAT_COUNTS_TEXT,
     WINNING_SCORE,
     Timing,
     partner_of,
@@ -144,29 +120,29 @@ _BETWEEN_GAMES = (Phase.LOBBY, Phase.OVER)
 #: Which commands each phase accepts, and the handler that applies each one's rules.
 ADMISSION: dict[type, Admission] = {
     # the host and the server
-    SetSeatCount: Admission(host.set_seat_count, _BETWEEN_GAMES),
-    Settings: Admission(host.settings, _BETWEEN_GAMES),
-    Sit: Admission(host.sit, _ANY, while_paused=True),
-    SetConnected: Admission(host.set_connected, _ANY, while_paused=True, seated=True),
-    StartGame: Admission(host.start_game, (Phase.LOBBY,)),
-    StartPractice: Admission(host.start_practice, (Phase.LOBBY,)),
-    StartNextRound: Admission(rounds.start_next_round, (Phase.PAUSE,)),
-    Pause: Admission(host.pause, _IN_GAME),
-    Resume: Admission(host.resume, _IN_GAME, while_paused=True),
-    EndGame: Admission(host.end_game, _IN_GAME, while_paused=True),
-    NewGame: Admission(host.new_game, (Phase.OVER, Phase.PAUSE, Phase.SIGN, Phase.PLAY), while_paused=True),
+    c.SetSeatCount: Admission(host.set_seat_count, _BETWEEN_GAMES),
+    c.Settings: Admission(host.settings, _BETWEEN_GAMES),
+    c.Sit: Admission(host.sit, _ANY, while_paused=True),
+    c.SetConnected: Admission(host.set_connected, _ANY, while_paused=True, seated=True),
+    c.StartGame: Admission(host.start_game, (Phase.LOBBY,)),
+    c.StartPractice: Admission(host.start_practice, (Phase.LOBBY,)),
+    c.StartNextRound: Admission(rounds.start_next_round, (Phase.PAUSE,)),
+    c.Pause: Admission(host.pause, _IN_GAME),
+    c.Resume: Admission(host.resume, _IN_GAME, while_paused=True),
+    c.EndGame: Admission(host.end_game, _IN_GAME, while_paused=True),
+    c.NewGame: Admission(host.new_game, (Phase.OVER, Phase.PAUSE, Phase.SIGN, Phase.PLAY), while_paused=True),
     # the sign (R8–R13)
-    PickSign: Admission(rounds.pick_sign, (Phase.SIGN,), seated=True),
-    Ready: Admission(rounds.ready, (Phase.SIGN,), seated=True),
+    c.PickSign: Admission(rounds.pick_sign, (Phase.SIGN,), seated=True),
+    c.Ready: Admission(rounds.ready, (Phase.SIGN,), seated=True),
     # play (R14–R31)
-    Swap: Admission(exchanges.swap, (Phase.PLAY,), seated=True),
-    TakeChannel: Admission(exchanges.take_channel, (Phase.PLAY,), seated=True),
-    ReleaseChannel: Admission(exchanges.release_channel, (Phase.PLAY,), seated=True),
-    ChooseEmoji: Admission(exchanges.choose_emoji, (Phase.PLAY,), seated=True),
-    CallQuatro: Admission(calls.call_quatro, (Phase.PLAY,), seated=True),
-    CallContre: Admission(calls.call_contre, (Phase.PLAY,), seated=True),
-    RequestReshuffle: Admission(votes.request_reshuffle, (Phase.PLAY,), seated=True),
-    AnswerVote: Admission(votes.answer_vote, (Phase.PLAY,)),
+    c.Swap: Admission(exchanges.swap, (Phase.PLAY,), seated=True),
+    c.TakeChannel: Admission(exchanges.take_channel, (Phase.PLAY,), seated=True),
+    c.ReleaseChannel: Admission(exchanges.release_channel, (Phase.PLAY,), seated=True),
+    c.ChooseEmoji: Admission(exchanges.choose_emoji, (Phase.PLAY,), seated=True),
+    c.CallQuatro: Admission(calls.call_quatro, (Phase.PLAY,), seated=True),
+    c.CallContre: Admission(calls.call_contre, (Phase.PLAY,), seated=True),
+    c.RequestReshuffle: Admission(votes.request_reshuffle, (Phase.PLAY,), seated=True),
+    c.AnswerVote: Admission(votes.answer_vote, (Phase.PLAY,)),
 }
 
 
@@ -204,7 +180,7 @@ class Game:
         timer_factor: float = 1.0,
     ) -> None:
         if seat_count not in SEAT_COUNTS:
-            raise ValueError(f"a table has 4, 6 or 8 seats, not {seat_count!r}")
+            raise ValueError(f"a table has {SEAT_COUNTS_TEXT} seats, not {seat_count!r}")
         self.rng = rng
         self.base_timing = timing  # before the house rule's factor
         self.timer_factor = timer_factor
@@ -220,7 +196,7 @@ class Game:
         self.paused: Paused | None = None
         self.seats: list[SeatState] = [SeatState() for _ in range(seat_count)]
         self.teams: list[TeamState] = [TeamState() for _ in range(team_count(seat_count))]
-        self.centre: list[Any] = []
+        self.centre: list[Card] = []
         self.phase_ends_at: float | None = None  # sign deadline, round end or pause end
         self.round_opened_at: float | None = None
         self.vote: Vote | None = None
@@ -262,7 +238,7 @@ class Game:
         """Every team's score, by team."""
         return tuple(t.score for t in self.teams)
 
-    def all_cards(self) -> list[Any]:
+    def all_cards(self) -> list[Card]:
         """Every card in play (hands then centre) — R5 says this multiset never changes."""
         return [c for s in self.seats for c in s.hand] + list(self.centre)
 
@@ -274,12 +250,9 @@ class Game:
     def set_position(self, text: str) -> None:
         """Test hook: lay out every hand and the centre of the running round from text notation.
 
-        ``text`` reads ``"AAAK QQJJ KKTT JJAT | KQT9"``: one 4-card hand per seat in seat
-        order, then ``|`` and the 4 centre places. Between them the cards must be exactly
-        the table's deck (R4–R5: nothing added, nothing lost); which copy of a rank goes
-        where is fixed (lowest id first), so positions are reproducible. R6 is *not*
-        applied (a scenario may need a carré). Only during play; raises ``ValueError``
-        for anything else. Nothing else changes (cooldowns, channels, clock, votes).
+        ``text`` reads ``"AAAK QQJJ KKTT JJAT | KQT9"`` (see :func:`~.cards.parse_position`). R6 is
+        *not* applied (a scenario may need a carré). Only during play; raises ``ValueError`` for
+        anything else. Nothing else changes (cooldowns, channels, clock, votes).
 
         >>> import random
         >>> from quatro_party.engine import Game, Sit, SeatKind, StartGame
@@ -293,19 +266,9 @@ class Game:
         """
         if self.phase is not Phase.PLAY:
             raise ValueError("a position can only be set while a round is in play")
-        hands_text, bar, centre_text = text.partition("|")
-        hand_texts = hands_text.split()
-        if not bar or len(hand_texts) != self.seat_count:
-            raise ValueError(f"need {self.seat_count} hands, then '|' and the centre: {text!r}")
-        deck = deck_for(self.seat_count)
-        taken: set[int] = set()
-        hands = [parse_cards(h, deck, taken) for h in hand_texts]
-        centre = parse_cards(centre_text, deck, taken)
-        if any(len(h) != HAND_SIZE for h in hands) or len(centre) != CENTRE_SIZE:
-            raise ValueError(f"every hand holds {HAND_SIZE} cards and the centre {CENTRE_SIZE}: {text!r}")
+        hands, self.centre = parse_position(text, self.seat_count)
         for s, hand in zip(self.seats, hands):
             s.hand = hand
-        self.centre = centre
 
     def next_deadline(self) -> float | None:
         """The earliest time (on the caller's clock) at which :meth:`tick` has something to do, or ``None``.
@@ -467,22 +430,11 @@ class Game:
     # --- refusals shared by handlers ------------------------------------------------
 
     def _wrong_phase(self, *phases: Phase) -> Refusal:
-        wanted = " or ".join(p.value for p in phases)
-        return Refusal(
-            Reason.WRONG_PHASE,
-            f"not during the {self.phase.value} phase (only {wanted})",
-            {"phase": self.phase.value},
-        )
+        return wrong_phase(self.phase.value, [p.value for p in phases])
 
     def _waiting(self, reason: Reason, ready_at: float, what: str) -> Refusal | None:
         """The refusal of an action that must wait until ``ready_at``, or ``None`` if the wait is over."""
-        if ready_at - self.now > SLACK:
-            left = round(ready_at - self.now, 3)
-            # Tenths rounded *up* (never "0.0 s left" while still waiting); the inner round()
-            # absorbs float noise such as 2.0 - 0.7 = 1.3000000000000003.
-            shown = math.ceil(round(left * 10, 6)) / 10
-            return Refusal(reason, f"{what}, {shown:.1f} s left", {"wait": left})
-        return None
+        return waiting(reason, ready_at - self.now, what) if ready_at - self.now > SLACK else None
 
     def _moment(
         self,

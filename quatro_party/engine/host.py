@@ -24,7 +24,15 @@ from .commands import (
     StartPractice,
 )
 from .refusals import Reason, Refusal
-from .rules import MAX_NAME_LENGTH, PRACTICE_TIMER_FACTOR, SEAT_COUNTS, TIMER_FACTORS, WINNING_SCORES, team_count
+from .rules import (
+    MAX_NAME_LENGTH,
+    PRACTICE_TIMER_FACTOR,
+    SEAT_COUNTS,
+    SEAT_COUNTS_TEXT,
+    TIMER_FACTORS,
+    WINNING_SCORES,
+    team_count,
+)
 from .state import Paused, Phase, SeatState, TeamState
 
 if TYPE_CHECKING:
@@ -35,10 +43,10 @@ if TYPE_CHECKING:
 
 
 def set_seat_count(game: Game, c: SetSeatCount, events: list[ev.Event]) -> Refusal | None:
-    """R1: 4, 6 or 8 seats, between games. Seats beyond the new count are emptied; after a game, the
+    """R1: a table's size, between games. Seats beyond the new count are emptied; after a game, the
     table goes back to the lobby first."""
     if c.seat_count not in SEAT_COUNTS:
-        return Refusal(Reason.BAD_SEAT_COUNT, "a table has 4, 6 or 8 seats")
+        return Refusal(Reason.BAD_SEAT_COUNT, f"a table has {SEAT_COUNTS_TEXT} seats")
     if game.phase is Phase.OVER:
         rounds.back_to_lobby(game, events)
     kept = game.seats[: c.seat_count]

@@ -304,7 +304,7 @@ class RandomPlay:
         if pick == 8:
             return c.Sit(seat, SeatKind.HUMAN, self._pick(("", " ", "x" * 40, "tab\there")))
         if pick == 9:
-            return c.CallContre(seat, self._pick((None, -1, n // 2, game.team(seat) if 0 <= seat < n else 0)))
+            return c.CallContre(seat, self._pick((None, -1, game.team_count, game.team(seat) if 0 <= seat < n else 0)))
         if pick == 10:
             return c.StartNextRound()
         if pick == 11:

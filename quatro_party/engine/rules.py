@@ -12,6 +12,9 @@ from dataclasses import dataclass, fields
 #: R1 — the table sizes a game may have.
 SEAT_COUNTS: tuple[int, ...] = (4, 6, 8)
 
+#: R1 in words, for messages: "4, 6 or 8".
+SEAT_COUNTS_TEXT = ", ".join(map(str, SEAT_COUNTS[:-1])) + f" or {SEAT_COUNTS[-1]}"
+
 #: R4 — every rank, best first; a table of N seats plays the first N+1.
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
 
@@ -105,7 +108,7 @@ def ranks_for(seat_count: int) -> tuple[str, ...]:
     ('A', 'K', 'Q', 'J', '10')
     """
     if seat_count not in SEAT_COUNTS:
-        raise ValueError(f"a table has 4, 6 or 8 seats, not {seat_count!r}")
+        raise ValueError(f"a table has {SEAT_COUNTS_TEXT} seats, not {seat_count!r}")
     return RANKS[: seat_count + 1]
 
 
@@ -143,3 +146,12 @@ def seats_of(team: int, seat_count: int) -> tuple[int, int]:
     (2, 5)
     """
     return (team, team + seat_count // 2)
+
+
+def other_teams(team: int, seat_count: int) -> tuple[int, ...]:
+    """R2, R22: every team but ``team`` (at 4 seats, the one opposing team).
+
+    >>> other_teams(1, 8)
+    (0, 2, 3)
+    """
+    return tuple(t for t in range(team_count(seat_count)) if t != team)
