@@ -21,13 +21,9 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def open_sign_phase(game: Game, events: list[ev.Event]) -> None:
-    """R8: a new round's sign phase; last round's signs become the ones a team may not pick (R10)."""
-    game.round += 1
-    for t in game.teams:
-        t.last_sign = t.sign if t.sign is not None else t.last_sign
-        t.sign = None
-        t.random_sign = False
+def clear_round(game: Game) -> None:
+    """Nothing of a round is left on the table: no hand, no centre, no channel, no cooldown, no vote, no
+    record (the reveal, if any, stays)."""
     for s in game.seats:
         s.ready = False
         s.hand = []
@@ -39,9 +35,19 @@ def open_sign_phase(game: Game, events: list[ev.Event]) -> None:
         s.swap_ready_at = s.channel_ready_at = float("-inf")
     game.centre = []
     game.vote = None
-    game.reshuffled = False
+    game.reshuffled = False  # R29: one reshuffle per round
     game.redeals = 0
     game.record = []
+
+
+def open_sign_phase(game: Game, events: list[ev.Event]) -> None:
+    """R8: a new round's sign phase; last round's signs become the ones a team may not pick (R10)."""
+    game.round += 1
+    for t in game.teams:
+        t.last_sign = t.sign if t.sign is not None else t.last_sign
+        t.sign = None
+        t.random_sign = False
+    clear_round(game)
     game._enter(Phase.SIGN, game.timing.sign_phase)
     events.append(ev.SignPhaseOpened(game.round))
     open_if_all_ready(game, events)
@@ -148,15 +154,9 @@ def back_to_lobby(game: Game, events: list[ev.Event]) -> None:
     """
     game.round = 0
     game.teams = [TeamState() for _ in range(game.team_count)]
-    for s in game.seats:
-        s.hand, s.ready, s.channel_held, s.channel_choice = [], False, False, None
-        s.next_emission_at = s.last_emission_at = None
-        s.last_emitted = None
-        s.swap_ready_at = s.channel_ready_at = float("-inf")
-    game.centre, game.vote, game.result, game.winners = [], None, None, ()
+    clear_round(game)
+    game.result, game.results, game.winners = None, [], ()
     game.round_opened_at = game.last_vote_end = None
-    game.reshuffled, game.redeals = False, 0  # the lobby's view shows no reshuffle of an old round
-    game.record, game.results = [], []
     game.practice = False
     game._pace(game.timer_factor)
     game._enter(Phase.LOBBY)
