@@ -145,11 +145,7 @@ def end_game(game: Game, c: EndGame, events: list[ev.Event]) -> Refusal | None:
     if game.vote is not None:
         votes.end_vote(game, False, "round_over", events)
     rounds.clear_round(game)  # a round not yet ended is dropped, never revealed (R39)
-    scores = game.scores()
-    best = max(scores)
-    game._enter(Phase.OVER)
-    game.winners = tuple(i for i, score in enumerate(scores) if score == best) if best > 0 else ()
-    events.append(ev.GameOver(game.winners, scores))
+    rounds.game_over(game, events)
     return None
 
 

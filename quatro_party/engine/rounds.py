@@ -118,14 +118,20 @@ def end_round(
     )
     game.results.append(game.result)
     events.append(ev.RoundEnded(game.result))
-    best = max(scores)
-    if best >= game.winning_score:  # R34–R35
-        game._enter(Phase.OVER)
-        game.winners = tuple(i for i, t in enumerate(game.teams) if t.score == best)
-        events.append(ev.GameOver(game.winners, scores))
+    if max(scores) >= game.winning_score:  # R34
+        game_over(game, events)
     else:
         game._enter(Phase.PAUSE, game.timing.pause_length)
         events.append(ev.PauseOpened(game.timing.pause_length))
+
+
+def game_over(game: Game, events: list[ev.Event]) -> None:
+    """R34–R35: the game is over; the teams with the best score win together (none while it is 0)."""
+    scores = game.scores()
+    best = max(scores)
+    game._enter(Phase.OVER)
+    game.winners = tuple(t for t, score in enumerate(scores) if score == best) if best > 0 else ()
+    events.append(ev.GameOver(game.winners, scores))
 
 
 def time_up(game: Game, events: list[ev.Event]) -> None:
