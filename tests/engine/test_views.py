@@ -248,3 +248,25 @@ def test_an_illegal_command_is_refused_in_every_phase_and_changes_nothing(phase,
     assert out.refusal is not None and out.events == ()
     assert fingerprint(game) == fingerprint(before)
     assert table_view(game, 2.0) == table_view(before, 2.0)
+
+
+@pytest.mark.parametrize("seat_count", [4, 8])
+def test_the_shared_view_builder_and_you_view_equal_the_plain_views_at_every_step(seat_count):
+    """Whole random games (pauses, votes, calls, reveals, game over): field for field, at every step."""
+    from quatro_party.engine.views import ViewBuilder, you_view
+
+    for seed in range(4):
+        play = RandomPlay(seed, seat_count, record=False)
+        play.setup()
+        builder = ViewBuilder(play.game)
+        while True:
+            game, now = play.game, play.now
+            table = builder.table_view(now)
+            assert table == table_view(game, now)
+            for seat in range(seat_count):
+                plain = seat_view(game, seat, now)
+                assert builder.seat_view(table, seat, now) == plain
+                assert builder.you_view(seat, now) == you_view(game, seat, now) == plain["you"]
+            if game.phase is Phase.OVER:
+                break
+            play.step()
