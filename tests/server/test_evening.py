@@ -267,3 +267,12 @@ def test_the_lock_is_kept_across_a_host_restart_and_never_shows_as_a_setting(tmp
     again = Table(config)
     assert again.resumed and again.locked and "locked" not in again.settings
     again.stop()
+
+
+def test_the_rules_page_is_served_at_rules_in_each_language(live_server):
+    from urllib.request import urlopen
+
+    for query in ("", "?lang=en", "?lang=fr", "?lang=../x"):
+        with urlopen(f"{live_server.url}/rules{query}") as resp:
+            assert resp.status == 200 and resp.headers["Content-Type"].startswith("text/html")
+            assert b"<html" in resp.read().lower()
