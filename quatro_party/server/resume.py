@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 from ..engine import Game, Phase, SeatKind, SetConnected, Timing
-from .host import HostControls
+from .host import LOCKED, HostControls
 from .journal import Journal, JournalError, command_from, entry_kind, lock, read, set_aside
 
 log = logging.getLogger("quatro.server")
@@ -134,6 +134,7 @@ class Resumable(HostControls):
                 self.settings.update({str(k): str(v) for k, v in e["settings"].items()})
             else:
                 self._replay_line(number, kind, e)
+        self.locked = self.settings.pop(LOCKED, "false") == "true"
         seats = self.game.seats
         if any(not 0 <= s < len(seats) or seats[s].kind is not SeatKind.BOT for s in levels):
             raise JournalError(f"bots {levels} do not match the seats")
