@@ -200,6 +200,44 @@ class Client:
         self.sock.close()
 
 
+class Listener:
+    """A simple-websocket client whose own thread timestamps raw frames (no compression offered); the other
+    benchmarks (``bench/flood.py``) drive the host with it."""
+
+    def __init__(self, url: str) -> None:
+        from simple_websocket import Client as SimpleClient
+
+        self.ws = SimpleClient.connect(url)
+        self.frames: list[tuple[float, str]] = []
+        self.latest = ""
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        from simple_websocket import ConnectionClosed
+
+        try:
+            while True:
+                text = self.ws.receive()
+                if text is None:
+                    continue
+                self.frames.append((time.perf_counter(), text))
+                self.latest = text
+        except (ConnectionClosed, OSError):
+            pass
+
+    def send(self, text: str) -> float:
+        t = time.perf_counter()
+        self.ws.send(text)
+        return t
+
+    def close(self) -> None:
+        try:
+            self.ws.close()
+        except Exception:
+            pass
+
+
 class Reader:
     """One thread reading every client's socket (both servers'), timestamping each complete frame."""
 
@@ -331,7 +369,7 @@ class Side:
         _stop_child(self.proc)
 
 
-def _latest_view(client: Client) -> dict[str, Any] | None:
+def _latest_view(client: Client | Listener) -> dict[str, Any] | None:
     for _, text in reversed(client.frames[-10:]):
         if text.startswith('{"type":"state"'):
             return json.loads(text)["view"]
