@@ -57,6 +57,7 @@ class Table(Resumable):
         self.journal = None
         self._journal_lock = None
         self.resumed = None
+        self._hold_until = None
         self._events = []
         self._outbox = []
         self._views = None
