@@ -44,8 +44,9 @@ from quatro_party.server.journal import (
     lock,
     read,
 )
-from quatro_party.server.table import RESUME_EPSILON, Table
+from quatro_party.server.table import RESUME_EPSILON
 from quatro_party.server.testing import FakeClock
+from quatro_party.server.testing import TestingTable as Table
 
 
 class FakeSocket(Connection):
