@@ -23,7 +23,7 @@ import simple_websocket.ws
 from quatro_party.server.app import create_app, table_of
 from quatro_party.server.guard import Budget, FrameCounter, Limits
 from quatro_party.server.serving import ServerThread
-from quatro_party.server.testing import WsClient
+from quatro_party.server.testing import TestingTable, WsClient
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("bench_flood", ROOT / "bench" / "flood.py")
@@ -55,7 +55,7 @@ def test_a_budget_goes_into_debt_and_says_how_long_to_wait():
 
 class Server:
     def __init__(self, limits: Limits | None = None, **config: Any) -> None:
-        self.app = create_app({"host_secret": "s", "seed": 1, **config})
+        self.app = create_app({"host_secret": "s", "seed": 1, "table_class": TestingTable, **config})
         self.thread = ServerThread(self.app, "127.0.0.1", 0, limits=limits).start()
         self.port = self.thread.port
         self.clients: list[WsClient] = []
@@ -215,7 +215,7 @@ def test_a_phone_that_stops_reading_is_dropped_even_once_its_buffers_are_full(se
 
     table.call(lambda: conn().ws.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096))
     for _ in range(200):  # fresh views until its writer is stuck in a send, with frames still queued
-        table.call(table.changed)
+        table.changed()
         if table.call(lambda: conn()._pending) > 2:
             break
     assert table.call(lambda: conn()._pending) > 2
