@@ -28,6 +28,7 @@ from enum import Enum
 from typing import Any
 
 from .engine import commands as c
+from .engine import rules
 from .engine.refusals import Reason, Refusal
 
 #: Larger client messages are refused unread.
@@ -37,6 +38,9 @@ MAX_ID_LENGTH = 40
 #: Bot levels a host may choose.
 BOT_LEVELS = ("easy", "normal", "hard")
 LANGUAGES = ("en", "fr")
+#: House rules the host may choose between games (the engine's own ranges): points to win, every duration × factor.
+WINNING_SCORES = (min(rules.WINNING_SCORES), max(rules.WINNING_SCORES))
+TIMER_FACTORS = rules.TIMER_FACTORS
 
 
 class ErrorCode(str, Enum):
@@ -62,6 +66,10 @@ class ErrorCode(str, Enum):
     BAD_HOST_SECRET = "bad_host_secret"
     NOT_A_BOT = "not_a_bot"
     NOT_HELD = "not_held"
+    TABLE_LOCKED = "table_locked"
+    KICKED = "kicked"
+    REPLACED_BY_BOT = "replaced_by_bot"
+    BAD_VIP = "bad_vip"
     INTERNAL = "internal"
 
 
@@ -80,10 +88,21 @@ class ProtocolError(Exception):
 
 @dataclass(frozen=True)
 class Hello:
-    """First message of a phone: resume with a seat token, or ``None`` to look at free seats."""
+    """First message of a phone: resume with a seat token, or ``None`` to look at free seats.
+
+    ``vip`` is the secret of a VIP link (the host's remote), when the page was opened from one.
+    """
 
     id: Any
     token: str | None
+    vip: str | None = None
+
+
+@dataclass(frozen=True)
+class Watch:
+    """Become a spectator: the public view, the reveal and the story, no seat."""
+
+    id: Any
 
 
 @dataclass(frozen=True)
@@ -179,6 +198,26 @@ def _choice(msg: dict[str, Any], key: str, options: tuple[str, ...]) -> str:
     return str(v)
 
 
+def _timer_factor(msg: dict[str, Any]) -> float:
+    v = msg.get("timer_factor")
+    if isinstance(v, bool) or v not in TIMER_FACTORS:
+        raise ProtocolError(ErrorCode.BAD_FIELD, "'timer_factor' must be 1, 1.5 or 2", msg.get("id"))
+    return float(v)
+
+
+def _settings_fields(m: dict[str, Any]) -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    if "bot_level" in m:
+        fields["bot_level"] = _choice(m, "bot_level", BOT_LEVELS)
+    if "language" in m:
+        fields["language"] = _choice(m, "language", LANGUAGES)
+    if "winning_score" in m:
+        fields["winning_score"] = _int(m, "winning_score", *WINNING_SCORES)
+    if "timer_factor" in m:
+        fields["timer_factor"] = _timer_factor(m)
+    return fields
+
+
 def _swap_fields(m: dict[str, Any]) -> dict[str, Any]:
     """Half of all actions: ``_int``'s plain case written out for the three fields, in their order."""
     card, place, expected = m.get("card"), m.get("place"), m.get("expected")
@@ -227,14 +266,19 @@ _HOST_ACTIONS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "start_game": lambda m: {},
     "next_round": lambda m: {},
     "new_game": lambda m: {},
-    "settings": lambda m: {
-        k: v
-        for k, v in (
-            ("bot_level", _choice(m, "bot_level", BOT_LEVELS) if "bot_level" in m else None),
-            ("language", _choice(m, "language", LANGUAGES) if "language" in m else None),
-        )
-        if v is not None
+    "settings": _settings_fields,
+    "pause": lambda m: {},
+    "resume": lambda m: {},
+    "end_game": lambda m: {},
+    "start_practice": lambda m: {},
+    "replace_with_bot": lambda m: {
+        "seat": _int(m, "seat", 0, 7),
+        "level": _choice(m, "level", BOT_LEVELS) if m.get("level") is not None else None,
     },
+    "kick": lambda m: {"seat": _int(m, "seat", 0, 7)},
+    "lock": lambda m: {"locked": _bool(m, "locked")},
+    "vip_link": lambda m: {},
+    "revoke_vip": lambda m: {},
 }
 HOST_ACTION_TYPES = tuple(_HOST_ACTIONS)
 
@@ -290,7 +334,7 @@ def parse_phone_message(msg: dict[str, Any]) -> Hello | Join | Leave | Action:
     if check is not None:  # an action: the bulk of the traffic, so looked up first
         return Action(ref, kind, check(msg))
     if kind == "hello":
-        return Hello(ref, _str(msg, "token", 128, optional=True))
+        return Hello(ref, _str(msg, "token", 128, optional=True), _str(msg, "vip", 128, optional=True))
     if kind == "join":
         return Join(ref, _int(msg, "seat", 0, 7), _str(msg, "name", 40) or "")
     if kind == "leave":
@@ -300,15 +344,43 @@ def parse_phone_message(msg: dict[str, Any]) -> Hello | Join | Leave | Action:
     raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}", ref)
 
 
+def _host_action(msg: dict[str, Any], kind: str, ref: Any) -> HostAction | None:
+    """The host action ``msg`` is, or ``None``: ``{"type": <action>, …}``, or the same as
+    ``{"type": "host", "action": <action>, …}``."""
+    if kind == "host":
+        action = msg.get("action")
+        if not isinstance(action, str) or action not in _HOST_ACTIONS:
+            raise ProtocolError(ErrorCode.BAD_FIELD, f"'action' must be one of {', '.join(_HOST_ACTIONS)}", ref)
+        kind = action
+    check = _HOST_ACTIONS.get(kind)
+    return None if check is None else HostAction(ref, kind, check(msg))
+
+
 def parse_screen(raw: str | bytes) -> ScreenHello | HostAction:
     """A big screen's message, checked. Raises :class:`ProtocolError` for anything malformed."""
     msg = _decode(raw)
     kind, ref = _envelope(msg)
     if kind == "hello":
         return ScreenHello(ref, _str(msg, "host", 128, optional=True))
-    if kind in _HOST_ACTIONS:
-        return HostAction(ref, kind, _HOST_ACTIONS[kind](msg))
+    host = _host_action(msg, kind, ref)
+    if host is not None:
+        return host
     raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}", ref)
+
+
+def parse_phone_socket(raw: str | bytes) -> Hello | Join | Leave | Action | Watch | HostAction:
+    """Whatever the host's phone socket accepts: :func:`parse_phone`'s messages, ``watch``, and the host's
+    actions, which only a VIP phone may send (the table answers the others ``not_host``)."""
+    msg = _decode(raw)
+    kind, ref = _envelope(msg)
+    if kind in _PHONE_FIELDS:  # the bulk of the traffic
+        return Action(ref, kind, _PHONE_FIELDS[kind](msg))
+    if kind == "watch":
+        return Watch(ref)
+    host = _host_action(msg, kind, ref)
+    if host is not None:
+        return host
+    return parse_phone_message(msg)
 
 
 def to_command(action: Action, seat: int) -> c.SeatCommand:
@@ -339,13 +411,14 @@ def state_message(view: dict[str, Any], events: list[dict[str, Any]], **extra: A
     return {"type": "state", "view": view, "events": events, **extra}
 
 
-def seat_view_text(table_view_text: str, you: dict[str, Any]) -> str:
+def seat_view_text(table_view_text: str, you: dict[str, Any] | None) -> str:
     """A seat's view as JSON text: the table view's text (shared by every socket) with ``"you"`` spliced in.
 
     ``seat_view`` is ``table_view`` plus ``"you"`` added last, so this is byte for byte
     ``json_text(seat_view(...))``, while the table part is encoded once per change, not once per phone.
+    A spectator's view is the table view with ``"you": null`` (``you=None``).
     """
-    return table_view_text[:-1] + ',"you":' + json_text(you) + "}"
+    return table_view_text[:-1] + ',"you":' + ("null" if you is None else json_text(you)) + "}"
 
 
 @dataclass(frozen=True)
@@ -402,6 +475,18 @@ class SeatLink:
 
 
 @dataclass(frozen=True)
+class VipLink:
+    """The link that makes a phone the host's remote; only the host screen that asked gets it."""
+
+    id: Any
+    url: str
+
+    def text(self) -> str:
+        """The frame as JSON text."""
+        return json_text({"type": "vip_link", "id": self.id, "url": self.url})
+
+
+@dataclass(frozen=True)
 class Ok:
     """The message was accepted; the ``state`` showing its effect follows."""
 
@@ -450,7 +535,7 @@ class Error:
 
 
 #: Every message the server sends.
-ServerMessage = State | Joined | SeatLink | Ok | Refused | Error
+ServerMessage = State | Joined | SeatLink | VipLink | Ok | Refused | Error
 
 
 def ack_message(ref: Any = None) -> dict[str, Any]:

@@ -20,6 +20,9 @@ from .connection import Connection
 
 log = logging.getLogger("quatro.server")
 
+#: The view of a spectator: the table view, with ``"you": null``.
+SPECTATOR = "spectator"
+
 
 class Broadcaster(Actor):
     """Frames out: replies held until a change is handled, then the views it leads to."""
@@ -32,6 +35,15 @@ class Broadcaster(Actor):
 
     def _freed(self) -> list[int]:
         raise NotImplementedError
+
+    def _view_of(self, conn: Connection) -> int | str | None:
+        """Which view ``conn`` gets: its seat's (a seat number), the table's (``None``), or :data:`SPECTATOR`."""
+        seat = conn.seat if conn.kind in ("phone", "bot") else None
+        return seat if seat is not None and 0 <= seat < self.game.seat_count else None
+
+    def _public_key(self, conn: Connection) -> tuple[object, ...]:
+        """What ``conn``'s ``table`` block depends on: sockets with the same key share its bytes."""
+        return (conn.kind == "screen", conn.is_host)
 
     def _public(self, conn: Connection) -> dict[str, Any]:
         """The ``table`` block of a state frame: the server's public facts (the same for every phone)."""
@@ -59,23 +71,23 @@ class Broadcaster(Actor):
         Byte for byte ``json_text(state_message(seat_view(...) or table_view(...), events, table=...))``
         (a test checks it).
         """
-        seat = conn.seat if conn.kind in ("phone", "bot") else None
-        if seat is not None and not 0 <= seat < self.game.seat_count:
-            seat = None
         if "events" not in cache:
             cache["events"] = json.dumps(events, ensure_ascii=False, separators=(",", ":"))
             table_view = self._builder().table_view(now)
             cache["table_view"] = p.json_text(table_view)
             self._table_view = table_view
-        view = cache.get(("view", seat))
+        which = self._view_of(conn)
+        view = cache.get(("view", which))
         if view is None:
-            if seat is None:
+            if which is None:
                 view = cache["table_view"]
+            elif isinstance(which, str):  # SPECTATOR
+                view = p.seat_view_text(cache["table_view"], None)
             else:
-                you = self._builder().seat_view(self._table_view, seat, now)["you"]
+                you = self._builder().seat_view(self._table_view, which, now)["you"]
                 view = p.seat_view_text(cache["table_view"], you)
-            cache[("view", seat)] = view
-        key = ("table", conn.kind == "screen", conn.is_host)
+            cache[("view", which)] = view
+        key = ("table", *self._public_key(conn))
         public = cache.get(key)
         if public is None:
             public = cache[key] = p.json_text(self._public(conn))

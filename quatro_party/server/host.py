@@ -9,14 +9,32 @@ from __future__ import annotations
 
 import logging
 import secrets
+from typing import Any
 
 from .. import protocol as p
-from ..engine import NewGame, Phase, SeatKind, SetConnected, SetSeatCount, Sit, StartGame, StartNextRound
+from ..engine import (
+    EndGame,
+    NewGame,
+    Pause,
+    Phase,
+    Resume,
+    SeatKind,
+    SetConnected,
+    SetSeatCount,
+    Settings,
+    Sit,
+    StartGame,
+    StartNextRound,
+    StartPractice,
+)
 from ..engine.refusals import Reason, Refusal
+from .audience import Audience
 from .connection import Connection
-from .seats import Seating
 
 log = logging.getLogger("quatro.server")
+
+#: The journal keeps the lock as this setting (a ``settings`` line), which never shows in ``table.settings``.
+LOCKED = "locked"
 
 #: How long a host-issued seat link stays usable (seconds of the table clock).
 MOVE_LINK_LIFETIME = 600.0
@@ -25,7 +43,7 @@ MOVE_LINK_LIFETIME = 600.0
 HostResult = None | Refusal | tuple[p.ErrorCode | Reason, str]
 
 
-class HostControls(Seating):
+class HostControls(Audience):
     """The host's screen: seats, bots, the game's course, settings, and seat links for moving devices."""
 
     host_secret: str
@@ -41,9 +59,18 @@ class HostControls(Seating):
                     )
             self._send_state(conn)
             return
-        if not conn.is_host:
-            self._error(conn, p.ErrorCode.NOT_HOST, "only the host's screen can do that", msg.id)
+        self._host_message(conn, msg)
+
+    def _host_message(self, conn: Connection, msg: p.HostAction) -> None:
+        """A host action from a screen or a phone: done if it holds the host's rights, else ``not_host``."""
+        if not (conn.is_host or conn in self.vips):
+            self._error(conn, p.ErrorCode.NOT_HOST, "only the host's screen (or its remote) can do that", msg.id)
             return
+        if msg.kind == "vip_link":  # answered by the link itself, to this screen only
+            if conn.kind != "screen":
+                self._error(conn, p.ErrorCode.NOT_HOST, "only the host's screen hands out its remote", msg.id)
+                return
+            self._issue_vip_link(conn, msg.id)
         handler = getattr(self, f"_host_{msg.kind}")
         result: HostResult = handler(conn, **msg.fields)
         if isinstance(result, Refusal):
@@ -59,7 +86,7 @@ class HostControls(Seating):
     # --- seats and bots ----------------------------------------------------------------
 
     def _host_set_seats(self, conn: Connection, count: int) -> HostResult:
-        refusal = self._apply(SetSeatCount(count))
+        refusal = self._apply(SetSeatCount(count))  # lobby, or after a game (then back to the lobby)
         if refusal is not None:
             return refusal
         for seat in [s for s in self.seat_tokens if s >= count]:
@@ -105,6 +132,48 @@ class HostControls(Seating):
             self._apply(SetConnected(seat, False))
         return None
 
+    def _host_replace_with_bot(self, conn: Connection, seat: int, level: str | None) -> HostResult:
+        """A human seat becomes a bot's, hand and all; its phone is told and falls back to the public view."""
+        if (bad := self._no_such_seat(seat)) is not None:
+            return bad
+        kind = self.game.seats[seat].kind
+        if kind is SeatKind.EMPTY:
+            return (Reason.SEAT_EMPTY, "nobody sits there: add a bot instead")
+        if kind is SeatKind.BOT:
+            return (Reason.SEAT_NOT_HUMAN, "a bot already plays that seat")
+        self._revoke(seat)
+        self._detach(seat, p.ErrorCode.REPLACED_BY_BOT, "the host gave your seat to a bot")
+        return self._put_bot(seat, level or self.settings["bot_level"])
+
+    def _host_kick(self, conn: Connection, seat: int) -> HostResult:
+        """The seat's player loses it (told so); in a game its hand stays for whoever takes the seat (R33)."""
+        if (bad := self._no_such_seat(seat)) is not None:
+            return bad
+        if self.game.seats[seat].kind is not SeatKind.HUMAN or seat not in self.seat_tokens:
+            return (p.ErrorCode.NOT_HELD, "no player holds that seat")
+        if self.game.phase is Phase.LOBBY:
+            refusal = self._apply(Sit(seat, SeatKind.EMPTY))
+            if refusal is not None:
+                return refusal
+        self._revoke(seat)
+        self._detach(seat, p.ErrorCode.KICKED, "the host gave your seat away")
+        if self.game.seats[seat].kind is SeatKind.HUMAN:
+            self._apply(SetConnected(seat, False))
+        return None
+
+    def _host_lock(self, conn: Connection, locked: bool) -> HostResult:
+        """Nobody new may join or watch (``table_locked``); seats already held resume as ever."""
+        self.locked = locked
+        self._record({"settings": {LOCKED: "true" if locked else "false"}})
+        return None
+
+    def _host_vip_link(self, conn: Connection) -> HostResult:
+        return None  # the link itself went out in _host_message
+
+    def _host_revoke_vip(self, conn: Connection) -> HostResult:
+        self._revoke_vips()
+        return None
+
     def _host_fill_bots(self, conn: Connection | None) -> HostResult:
         for seat, s in enumerate(self.game.seats):
             if s.kind is SeatKind.EMPTY:
@@ -116,10 +185,26 @@ class HostControls(Seating):
     # --- the game's course ---------------------------------------------------------------
 
     def _host_start_game(self, conn: Connection | None) -> HostResult:
+        return self._start(conn, StartGame())
+
+    def _host_start_practice(self, conn: Connection | None) -> HostResult:
+        return self._start(conn, StartPractice())
+
+    def _start(self, conn: Connection | None, start: StartGame | StartPractice) -> HostResult:
+        """Bots on the empty seats, then the game (or the practice round) starts: lobby only."""
         if self.game.phase is not Phase.LOBBY:
             return Refusal(Reason.WRONG_PHASE, "the game has already started", {"phase": self.game.phase.value})
         refusal = self._host_fill_bots(conn)
-        return refusal if refusal is not None else self._apply(StartGame())
+        return refusal if refusal is not None else self._apply(start)
+
+    def _host_pause(self, conn: Connection) -> HostResult:
+        return self._apply(Pause("host"))
+
+    def _host_resume(self, conn: Connection) -> HostResult:
+        return self._apply(Resume())
+
+    def _host_end_game(self, conn: Connection) -> HostResult:
+        return self._apply(EndGame())
 
     def _host_next_round(self, conn: Connection) -> HostResult:
         return self._apply(StartNextRound())
@@ -127,9 +212,17 @@ class HostControls(Seating):
     def _host_new_game(self, conn: Connection) -> HostResult:
         return self._apply(NewGame())
 
-    def _host_settings(self, conn: Connection, **fields: str) -> HostResult:
-        self.settings.update(fields)
-        self._record({"settings": dict(fields)})
+    def _host_settings(self, conn: Connection, **fields: Any) -> HostResult:
+        """House rules go to the engine (between games only: refused otherwise, and then nothing changes);
+        the bot level and the language are the server's."""
+        house = {k: fields.pop(k) for k in ("winning_score", "timer_factor") if k in fields}
+        if house:
+            refusal = self._apply(Settings(**house))
+            if refusal is not None:
+                return refusal
+        if fields:
+            self.settings.update(fields)
+            self._record({"settings": dict(fields)})
         return None
 
     # --- seat links ------------------------------------------------------------------------

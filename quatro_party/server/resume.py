@@ -14,20 +14,24 @@ import os
 import random
 from typing import Any
 
-from ..engine import Game, Phase, SeatKind, SetConnected, Timing
-from .host import HostControls
+from ..engine import Game, Pause, Phase, Resume, SeatKind, SetConnected, Timing
+from .actor import MIN_SLEEP
+from .host import LOCKED, HostControls
 from .journal import Journal, JournalError, command_from, entry_kind, lock, read, set_aside
 
 log = logging.getLogger("quatro.server")
 
 #: A resumed table's clock first reads this much after the journal's last time (time never goes back).
 RESUME_EPSILON = 1e-6
+#: Seconds a restarted host holds its game for the phones to come back; then the usual rules (R11, R28, R33).
+RESTART_GRACE = 60.0
 
 
 class Resumable(HostControls):
     """The table's journal: opened (or resumed from) when the table is made, appended to on every change."""
 
     resumed: str | None
+    _hold_until: float | None  # the end of the restart hold's grace period, while the hold is on
     _journal_lock: int | None
     _last_time: float
 
@@ -134,6 +138,7 @@ class Resumable(HostControls):
                 self.settings.update({str(k): str(v) for k, v in e["settings"].items()})
             else:
                 self._replay_line(number, kind, e)
+        self.locked = self.settings.pop(LOCKED, "false") == "true"
         seats = self.game.seats
         if any(not 0 <= s < len(seats) or seats[s].kind is not SeatKind.BOT for s in levels):
             raise JournalError(f"bots {levels} do not match the seats")
@@ -157,11 +162,17 @@ class Resumable(HostControls):
             self.journal = Journal.reopen(path, length)
         except OSError as exc:
             log.warning("cannot append to the table's journal %s (%s): a restart will lose this table", path, exc)
-        # Nobody's device is connected yet: each phone says hello again with its token.
+        # The restart itself must cost nobody anything: the game is held first (nobody is dropped from a vote,
+        # no sign phase ends without its players), then every phone is away until it says hello again.
+        g = self.game
+        players = [s for s in self.seat_tokens if g.seats[s].kind is SeatKind.HUMAN]
+        if players and g.phase in (Phase.SIGN, Phase.PLAY, Phase.PAUSE) and g.paused is None:
+            self._apply(Pause("restart"))
+        if g.paused is not None and g.paused.by == "restart":
+            self._hold_until = self._now() + RESTART_GRACE
         for seat, s in enumerate(self.game.seats):
             if s.kind is SeatKind.HUMAN and s.connected:
                 self._apply(SetConnected(seat, False))
-        g = self.game
         scores = "–".join(str(x) for x in g.scores())
         self.resumed = (
             f"resumed the table from {path}: {g.phase.value}, round {g.round}, scores {scores}, "
@@ -169,6 +180,32 @@ class Resumable(HostControls):
         )
         log.info("%s", self.resumed)
         self._dirty = True  # every bot (and every socket to come) gets the current state
+
+    def _tick(self) -> None:
+        super()._tick()
+        self._end_hold()
+
+    def _sleep_for(self) -> float | None:
+        wait = super()._sleep_for()
+        if self._hold_until is None:
+            return wait
+        hold = max(MIN_SLEEP, self._hold_until - self._now())
+        return hold if wait is None else min(wait, hold)
+
+    def _end_hold(self) -> None:
+        """The restart hold lifts once every player's phone is back, or its grace period is over."""
+        if self._hold_until is None:
+            return
+        paused = self.game.paused
+        if paused is None or paused.by != "restart":  # the host resumed (or ended the game) meanwhile
+            self._hold_until = None
+            return
+        seats = self.game.seats
+        away = [s for s in self.seat_tokens if seats[s].kind is SeatKind.HUMAN and not seats[s].connected]
+        if not away or self._now() >= self._hold_until:
+            log.info("the restart hold lifts (%s)", "every phone is back" if not away else f"seats {away} away")
+            self._hold_until = None
+            self._apply(Resume())
 
     def _record(self, entry: dict[str, Any], now: float | None = None) -> None:
         """Append ``entry`` (stamped with the table's time) to the journal, if the table keeps one.

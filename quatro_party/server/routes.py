@@ -60,6 +60,16 @@ def screen_page() -> Response:
     return _web_file("screen.html")
 
 
+@bp.get("/rules")
+def rules_page() -> Response:
+    """The players' rules; ``?lang=fr`` picks ``rules.fr.html`` where there is one (else the page picks)."""
+    lang = request.args.get("lang", "")
+    web_dir: Path = current_app.config["QUATRO_WEB_DIR"]
+    if lang.isalpha() and len(lang) == 2 and (web_dir / f"rules.{lang}.html").is_file():
+        return _web_file(f"rules.{lang}.html")
+    return _web_file("rules.html")
+
+
 @bp.get("/qr.png")
 def qr_png_route() -> Response:
     """The join URL's QR code as a PNG."""

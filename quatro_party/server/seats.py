@@ -166,27 +166,6 @@ class Seating(Broadcaster):
             return (Reason.NO_SUCH_SEAT, f"this table has seats 0 to {self.game.seat_count - 1}")
         return None
 
-    def _join(self, conn: Connection, msg: p.Join) -> None:
-        conn.greeted = True
-        if conn.seat is not None:
-            self._error(conn, p.ErrorCode.ALREADY_SEATED, f"you already hold seat {conn.seat}", msg.id)
-            return
-        seat = msg.seat
-        if (bad := self._no_such_seat(seat)) is not None:
-            self._error(conn, *bad, msg.id)
-            return
-        if self._held(seat):
-            self._error(conn, p.ErrorCode.SEAT_TAKEN, "somebody holds that seat; the host can free it", msg.id)
-            return
-        # An empty lobby seat, or (in a game) a human seat the host freed: this phone takes it, hand and all.
-        # The engine refuses an empty seat outside the lobby.
-        refusal = self._apply(Sit(seat, SeatKind.HUMAN, self._distinct_name(seat, msg.name)))
-        if refusal is not None:
-            self._send(conn, p.Refused(refusal, msg.id))
-            return
-        log.info("%r: joined seat %s as %r", conn, seat, msg.name)
-        self._seat_me(conn, seat, self._seat_token(seat), msg.id)
-
     def _leave(self, conn: Connection, msg: p.Leave) -> None:
         if conn.seat is None:
             self._error(conn, p.ErrorCode.NOT_SEATED, "you hold no seat", msg.id)

@@ -50,10 +50,14 @@ class Table(Resumable):
         self.mdns_name = config["mdns_name"]
         self._make_bot = config["bot_factory"] or make_bot
         self.conns = set()
+        self.watchers = set()
+        self.vips = set()
+        self.vip_secret = None
         self.moves = {}
         self.journal = None
         self._journal_lock = None
         self.resumed = None
+        self._hold_until = None
         self._events = []
         self._outbox = []
         self._views = None
@@ -78,6 +82,7 @@ class Table(Resumable):
         self.tokens = {}
         self.seat_tokens = {}
         self.bots = {}
+        self.locked = False
 
     # --- entry points for the socket handlers and the launcher (any thread) ------------
 
@@ -113,6 +118,9 @@ class Table(Resumable):
 
     def _on_disconnect(self, conn: Connection) -> None:
         self.conns.discard(conn)
+        self.vips.discard(conn)
+        if self._stop_watching(conn):
+            log.info("%r stopped watching", conn)
         log.info("%r disconnected", conn)
         self._unseat(conn)  # R33: the seat and hand stay
 
@@ -123,7 +131,7 @@ class Table(Resumable):
             if conn.kind == "screen":
                 self._screen_message(conn, p.parse_screen(raw))
             else:
-                self._phone_message(conn, p.parse_phone(raw))
+                self._phone_message(conn, p.parse_phone_socket(raw))
         except p.ProtocolError as exc:
             self._error(conn, exc.code, exc.message, exc.ref)
         except Exception:
@@ -131,13 +139,22 @@ class Table(Resumable):
             log.exception("%r: a %d-character message crashed its handler", conn, len(raw))
             self._error(conn, p.ErrorCode.INTERNAL, "the server could not handle that message")
 
-    def _phone_message(self, conn: Connection, msg: p.Hello | p.Join | p.Leave | p.Action) -> None:
+    def _phone_message(
+        self, conn: Connection, msg: p.Hello | p.Join | p.Leave | p.Action | p.Watch | p.HostAction
+    ) -> None:
         if isinstance(msg, p.Hello):
+            self._vip_hello(conn, msg.vip)  # first: the state the hello brings says whether it holds the rights
+            if msg.token:
+                self._stop_watching(conn)
             self._hello(conn, msg)
         elif isinstance(msg, p.Join):
             self._join(conn, msg)
         elif isinstance(msg, p.Leave):
             self._leave(conn, msg)
+        elif isinstance(msg, p.Watch):
+            self._watch(conn, msg)
+        elif isinstance(msg, p.HostAction):
+            self._host_message(conn, msg)
         elif conn.seat is None:
             self._error(conn, p.ErrorCode.NOT_SEATED, "take a seat first", msg.id)
         else:

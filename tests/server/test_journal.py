@@ -16,17 +16,22 @@ from quatro_party.engine import (
     CallContre,
     CallQuatro,
     ChooseEmoji,
+    EndGame,
     NewGame,
+    Pause,
     PickSign,
     Ready,
     ReleaseChannel,
     RequestReshuffle,
+    Resume,
     SeatKind,
     SetConnected,
     SetSeatCount,
+    Settings,
     Sit,
     StartGame,
     StartNextRound,
+    StartPractice,
     Swap,
     TakeChannel,
     seat_view,
@@ -83,6 +88,13 @@ EXAMPLES = [
     StartGame(),
     StartNextRound(),
     NewGame(),
+    StartPractice(),
+    EndGame(),
+    Settings(winning_score=7, timer_factor=1.5),
+    Settings(timer_factor=2.0),
+    Pause("host"),
+    Pause("restart"),
+    Resume(),
 ]
 
 
@@ -286,6 +298,9 @@ def test_a_table_resumed_from_its_journal_is_the_same_table_and_its_clock_goes_o
     resumed = Table({**config, "clock": clock2, "seats": 6, "seed": 3, "bot_level": "easy"})
     assert resumed.resumed is not None and f"round {table.game.round}" in resumed.resumed
     assert resumed.clock() == pytest.approx(last + RESUME_EPSILON, abs=1e-9)  # goes on from the last time
+    # A restarted host holds its game until the phones are back (nothing applies to the restart itself).
+    assert resumed.game.paused is not None and resumed.game.paused.by == "restart"
+    assert resumed._apply(Resume()) is None  # lifted at once: the rest must be the same table
     after = _fingerprint(resumed, clock())
     assert after.pop("now") >= before.pop("now")
     assert after == before
@@ -347,7 +362,11 @@ def test_the_resumed_journal_goes_on_and_a_human_seat_waits_for_its_phone(tmp_pa
 
     third = Table(config)  # the second run's lines were appended to the same journal
     assert third.resumed
-    assert _fingerprint(third, clock()) == _fingerprint(second, clock())
+    assert third.game.paused is not None and third.game.paused.by == "restart"  # Bo's phone is away again
+    assert third._apply(Resume()) is None
+    resumed, before = _fingerprint(third, clock()), _fingerprint(second, clock())
+    assert resumed.pop("now") >= before.pop("now")  # the hold and its end: a moment after the journal's last
+    assert resumed == before
     third.stop()
 
 
