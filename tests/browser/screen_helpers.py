@@ -1,4 +1,4 @@
-"""Helpers for the big-screen browser tests (issue 4): open the page, record its frames, check its layout."""
+"""Helpers for the big-screen browser tests: open the page, record its frames, check its layout."""
 
 from __future__ import annotations
 

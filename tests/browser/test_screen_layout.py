@@ -1,4 +1,4 @@
-"""The big screen fits every screen people use, in every phase (issue: laptops to a 4K TV).
+"""The big screen fits every screen people use, in every phase, from a laptop to a 4K TV.
 
 At 1280×720, 1366×768, 1536×864, 1920×1080, 2560×1440 and 3840×2160 (device pixel ratio 1), and at 1920×1080
 with DPR 2, through the lobby, the sign phase, play at 8 seats, the reveal and its story, the host's pause, game over and
