@@ -215,7 +215,7 @@ def test_a_phone_that_stops_reading_is_dropped_even_once_its_buffers_are_full(se
 
     table.call(lambda: conn().ws.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096))
     for _ in range(200):  # fresh views until its writer is stuck in a send, with frames still queued
-        table.call(table.changed)
+        table.changed()
         if table.call(lambda: conn()._pending) > 2:
             break
     assert table.call(lambda: conn()._pending) > 2
