@@ -31,7 +31,6 @@ class Broadcaster(Actor):
     mdns_name: str | None
     _outbox: list[tuple[Connection, str]]  # frames of the change being handled, sent together
     _views: ViewBuilder | None
-    _table_view: dict[str, Any]  # the table view of the change being broadcast
     _parts: dict[str, tuple[Any, str]]  # key of the table view → (its last value, that value's JSON text)
 
     def _freed(self) -> list[int]:
@@ -75,9 +74,7 @@ class Broadcaster(Actor):
         """
         if "events" not in cache:
             cache["events"] = json.dumps(events, ensure_ascii=False, separators=(",", ":"))
-            table_view = self._builder().table_view(now)
-            cache["table_view"] = self._encode_view(table_view)
-            self._table_view = table_view
+            cache["table_view"] = self._encode_view(self._builder().table_view(now))
         which = self._view_of(conn)
         view = cache.get(("view", which))
         if view is None:
@@ -86,8 +83,7 @@ class Broadcaster(Actor):
             elif isinstance(which, str):  # SPECTATOR
                 view = p.seat_view_text(cache["table_view"], None)
             else:
-                you = self._builder().seat_view(self._table_view, which, now)["you"]
-                view = p.seat_view_text(cache["table_view"], you)
+                view = p.seat_view_text(cache["table_view"], self._builder().you_view(which, now))
             cache[("view", which)] = view
         key = ("table", *self._public_key(conn))
         public = cache.get(key)
