@@ -204,11 +204,11 @@ def _trace_digest(seed: int, levels: list[str], seats: int, exact_views: bool = 
 #: so in the commit. Last recorded when a bot that waits for its rank stopped re-rolling its tie-break dice at
 #: every look (same decisions at that moment, a different stream of dice afterwards).
 DIGESTS_BEFORE_SPEEDUP = {
-    (1, ("hard",) * 4, 8): "6d0cdf4f372fe83f",
-    (2, ("hard",) * 4, 8): "e83ed6db947a41f5",
-    (1, ("hard", "normal"), 4): "c7b1f9a98501f9ee",
-    (1, ("easy", "normal", "hard"), 6): "a8201a44498acfbc",
-    (7, ("normal", "easy", "hard", "normal"), 8): "d82976c74a67780d",
+    (1, ("hard",) * 4, 8): "a3fa224e9ba81c85",
+    (2, ("hard",) * 4, 8): "f0566a435aa817c1",
+    (1, ("hard", "normal"), 4): "36a2ecfc5a249088",
+    (1, ("easy", "normal", "hard"), 6): "9f1c47a7ab7da541",
+    (7, ("normal", "easy", "hard", "normal"), 8): "b83f756ff42371ae",
 }
 
 
