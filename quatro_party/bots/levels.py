@@ -183,13 +183,20 @@ class PlayingBot(Bot):
                 return []
             if self._recheck < INF:
                 self.plan(self._recheck)
-        return self.channel(now) + self.swap(now)
+        out = self.channel(now)
+        ready = self.swap_at if self.swap_at > self.swap_block_until else self.swap_block_until
+        if now < ready and self.emoji_plan is None and self.release_at is None:
+            if not self.you.get("has_carre") and not self.pending("swap"):
+                self.plan(ready)  # what swap() would do: wait for the cooldown and our pace
+            return out
+        return out + self.swap(now)
 
     def sign_phase(self, now: float) -> list[dict[str, Any]]:
-        """R13: pick only when the partner is a bot too (the lower seat of the team picks, to avoid a clash)."""
+        """R13: pick only when the partner is a bot too. Both partners pick as soon as they see the sign phase
+        (a human at the table may be ready quickly): the first pick fixes the sign (R8), the other is refused."""
         you = self.you
         partner = self.partner()
-        if you.get("sign") is not None or self.is_human(partner) or self.seat > partner or self.picked_in == self.round:
+        if you.get("sign") is not None or self.is_human(partner) or self.picked_in == self.round:
             return []
         self.picked_in = self.round  # once a round: a refusal means the partner (or R12) settled it
         return [self.send("pick_sign", now, sign=fresh_sign(self.rng, you.get("last_sign")))]
@@ -242,6 +249,9 @@ class PlayingBot(Bot):
             # R23: confirmed only when we hold one too, after the phone's question
             return "call_quatro", {"confirmed": mine}, self._draw(self.confirm_beat) if mine else 0.0
         if self.contre_threshold is None:
+            return None
+        if self.r6_aware and not self.candidates:
+            self.guilty.clear()  # R6: nobody is seen keeping two copies of one rank: no carré anywhere
             return None
         threshold = self.contre_threshold + (0.25 if mine else 0.0)  # our Quatro is coming: be surer
         half = self.n // 2
