@@ -83,7 +83,7 @@ def state_dir() -> Path:
 
 
 def host_secret_file() -> Path:
-    """Where the host secret is kept between runs (``$QUATRO_STATE_DIR`` or the user's config folder)."""
+    """Where earlier versions kept the host secret between runs; removed at start (the secret is never kept)."""
     return state_dir() / "host-secret"
 
 
@@ -117,28 +117,17 @@ def journal_file(fresh: bool = False, now: float | None = None) -> Path:
     return path
 
 
-def load_host_secret() -> str | None:
-    """The host secret of the previous run, so a big screen left open keeps its controls across a restart.
+def new_host_secret() -> str:
+    """A host secret for this run only: anyone who read the last one (off the TV, from its history) holds
+    nothing now. The terminal prints the big screen's address with it, so the host can open it again.
 
-    A new one is made (and kept, readable by this user only) when there is none or it cannot be read.
-    Returns ``None`` only when nothing can be written: the server then draws a fresh secret.
+    A secret file left by an earlier version is removed, so it stops lying around.
     """
-    path = host_secret_file()
     try:
-        secret = path.read_text().strip()
-        if len(secret) >= 16:
-            return secret
+        host_secret_file().unlink()
     except OSError:
         pass
-    secret = secrets.token_urlsafe(18)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(secret)
-    except OSError:
-        return None
-    return secret
+    return secrets.token_urlsafe(18)
 
 
 def _choose_ip(wanted: str | None) -> tuple[str, list[Any]]:
@@ -195,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, on_signal)
 
     from .server import ServerThread, create_app, table_of
+    from .server.journal import hold
     from .server.mdns import Advertiser
     from .server.qr import qr_terminal
     from .server.serving import listen
@@ -207,6 +197,25 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(cannot_listen(args.port, args.bind, exc), file=sys.stderr)
         return 1
+    # Then the journal's lock, before any file is touched: a second host (another port, the same state folder)
+    # must not set the running host's journal aside (--fresh, a stale table), nor write into it.
+    journal: Path | None = state_dir() / "table.jsonl"
+    try:
+        owner = hold(state_dir() / "table.jsonl")
+    except OSError as exc:
+        print(f"cannot lock the table's journal ({exc}): this table is kept by no journal", file=sys.stderr)
+        owner = False
+    if owner:
+        journal = journal_file(args.fresh)
+        secret = new_host_secret()
+    else:
+        print(
+            "Another Quatro Party host is running with this state folder: this one leaves its table alone, "
+            "keeps no journal (a restart loses this table) and starts a new table.",
+            file=sys.stderr,
+        )
+        journal = None
+        secret = secrets.token_urlsafe(18)
     ip, found = _choose_ip(args.host_ip)
     app = create_app(
         {
@@ -215,8 +224,8 @@ def main(argv: list[str] | None = None) -> int:
             "time_scale": args.time_scale,
             "bot_level": args.bots,
             "language": args.language,
-            "host_secret": load_host_secret(),
-            "journal": journal_file(args.fresh),
+            "host_secret": secret,
+            "journal": journal,
         }
     )
     server = ServerThread(app, sock=sock)
@@ -257,6 +266,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Phones: scan the QR code, or open  {join_url}")
     screen_url = f"http://127.0.0.1:{port}/screen#host={table.host_secret}"
     print(f"Big screen (host controls):        {screen_url}")
+    print("   (a new address at each start; open it again from here if the big screen was closed)")
     print(f"Port {port}. Press Ctrl-C to stop.")
     sys.stdout.flush()
 

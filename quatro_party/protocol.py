@@ -24,10 +24,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 from .engine import commands as c
-from .engine.refusals import Refusal
+from .engine import rules
+from .engine.refusals import Reason, Refusal
 
 #: Larger client messages are refused unread.
 MAX_MESSAGE_BYTES = 4096
@@ -36,14 +38,47 @@ MAX_ID_LENGTH = 40
 #: Bot levels a host may choose.
 BOT_LEVELS = ("easy", "normal", "hard")
 LANGUAGES = ("en", "fr")
+#: House rules the host may choose between games (the engine's own ranges): points to win, every duration × factor.
+WINNING_SCORES = (min(rules.WINNING_SCORES), max(rules.WINNING_SCORES))
+TIMER_FACTORS = rules.TIMER_FACTORS
+
+
+class ErrorCode(str, Enum):
+    """Every code of an ``error`` frame that is not an engine :class:`~quatro_party.engine.refusals.Reason`.
+
+    A server error whose cause the engine names (``no_such_seat``, ``wrong_phase``, ``seat_empty``) carries
+    the engine's ``Reason``: no code is in both enums. The value is the stable code sent to clients.
+    """
+
+    BAD_JSON = "bad_json"
+    BAD_MESSAGE = "bad_message"
+    BAD_FIELD = "bad_field"
+    UNKNOWN_TYPE = "unknown_type"
+    TOO_LARGE = "too_large"
+    FLOOD = "flood"
+    NOT_SEATED = "not_seated"
+    ALREADY_SEATED = "already_seated"
+    SEAT_TAKEN = "seat_taken"
+    BAD_TOKEN = "bad_token"
+    SEAT_MOVED = "seat_moved"
+    SEAT_FREED = "seat_freed"
+    NOT_HOST = "not_host"
+    BAD_HOST_SECRET = "bad_host_secret"
+    NOT_A_BOT = "not_a_bot"
+    NOT_HELD = "not_held"
+    TABLE_LOCKED = "table_locked"
+    KICKED = "kicked"
+    REPLACED_BY_BOT = "replaced_by_bot"
+    BAD_VIP = "bad_vip"
+    INTERNAL = "internal"
 
 
 class ProtocolError(Exception):
     """A message that cannot be understood. ``code`` is stable; ``message`` is English."""
 
-    def __init__(self, code: str, message: str, ref: Any = None) -> None:
+    def __init__(self, code: ErrorCode | str, message: str, ref: Any = None) -> None:
         super().__init__(message)
-        self.code = code
+        self.code = ErrorCode(code)
         self.message = message
         self.ref = ref
 
@@ -53,10 +88,21 @@ class ProtocolError(Exception):
 
 @dataclass(frozen=True)
 class Hello:
-    """First message of a phone: resume with a seat token, or ``None`` to look at free seats."""
+    """First message of a phone: resume with a seat token, or ``None`` to look at free seats.
+
+    ``vip`` is the secret of a VIP link (the host's remote), when the page was opened from one.
+    """
 
     id: Any
     token: str | None
+    vip: str | None = None
+
+
+@dataclass(frozen=True)
+class Watch:
+    """Become a spectator: the public view, the reveal and the story, no seat."""
+
+    id: Any
 
 
 @dataclass(frozen=True)
@@ -117,7 +163,7 @@ def _int(msg: dict[str, Any], key: str, lo: int = 0, hi: int = 1000) -> int:
     if type(v) is int and lo <= v <= hi:
         return v
     if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        raise ProtocolError("bad_field", f"'{key}' must be a whole number from {lo} to {hi}", msg.get("id"))
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"'{key}' must be a whole number from {lo} to {hi}", msg.get("id"))
     return v
 
 
@@ -128,7 +174,7 @@ def _opt_int(msg: dict[str, Any], key: str, lo: int = 0, hi: int = 1000) -> int 
 def _bool(msg: dict[str, Any], key: str, default: bool | None = None) -> bool:
     v = msg.get(key, default)
     if v is not True and v is not False:  # bool has no subclasses: the same as isinstance(v, bool)
-        raise ProtocolError("bad_field", f"'{key}' must be true or false", msg.get("id"))
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"'{key}' must be true or false", msg.get("id"))
     return v
 
 
@@ -139,15 +185,37 @@ def _str(msg: dict[str, Any], key: str, max_len: int = 64, optional: bool = Fals
     if v is None and optional:
         return None
     if not isinstance(v, str) or len(v) > max_len:
-        raise ProtocolError("bad_field", f"'{key}' must be a text of at most {max_len} characters", msg.get("id"))
+        raise ProtocolError(
+            ErrorCode.BAD_FIELD, f"'{key}' must be a text of at most {max_len} characters", msg.get("id")
+        )
     return v
 
 
 def _choice(msg: dict[str, Any], key: str, options: tuple[str, ...]) -> str:
     v = msg.get(key)
     if v not in options:
-        raise ProtocolError("bad_field", f"'{key}' must be one of {', '.join(options)}", msg.get("id"))
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"'{key}' must be one of {', '.join(options)}", msg.get("id"))
     return str(v)
+
+
+def _timer_factor(msg: dict[str, Any]) -> float:
+    v = msg.get("timer_factor")
+    if isinstance(v, bool) or v not in TIMER_FACTORS:
+        raise ProtocolError(ErrorCode.BAD_FIELD, "'timer_factor' must be 1, 1.5 or 2", msg.get("id"))
+    return float(v)
+
+
+def _settings_fields(m: dict[str, Any]) -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    if "bot_level" in m:
+        fields["bot_level"] = _choice(m, "bot_level", BOT_LEVELS)
+    if "language" in m:
+        fields["language"] = _choice(m, "language", LANGUAGES)
+    if "winning_score" in m:
+        fields["winning_score"] = _int(m, "winning_score", *WINNING_SCORES)
+    if "timer_factor" in m:
+        fields["timer_factor"] = _timer_factor(m)
+    return fields
 
 
 def _swap_fields(m: dict[str, Any]) -> dict[str, Any]:
@@ -198,14 +266,19 @@ _HOST_ACTIONS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "start_game": lambda m: {},
     "next_round": lambda m: {},
     "new_game": lambda m: {},
-    "settings": lambda m: {
-        k: v
-        for k, v in (
-            ("bot_level", _choice(m, "bot_level", BOT_LEVELS) if "bot_level" in m else None),
-            ("language", _choice(m, "language", LANGUAGES) if "language" in m else None),
-        )
-        if v is not None
+    "settings": _settings_fields,
+    "pause": lambda m: {},
+    "resume": lambda m: {},
+    "end_game": lambda m: {},
+    "start_practice": lambda m: {},
+    "replace_with_bot": lambda m: {
+        "seat": _int(m, "seat", 0, 7),
+        "level": _choice(m, "level", BOT_LEVELS) if m.get("level") is not None else None,
     },
+    "kick": lambda m: {"seat": _int(m, "seat", 0, 7)},
+    "lock": lambda m: {"locked": _bool(m, "locked")},
+    "vip_link": lambda m: {},
+    "revoke_vip": lambda m: {},
 }
 HOST_ACTION_TYPES = tuple(_HOST_ACTIONS)
 
@@ -214,36 +287,38 @@ def _decode(raw: str | bytes) -> Any:
     """The JSON value of a raw message (its size and encoding checked); :func:`_envelope` checks its shape."""
     if isinstance(raw, bytes):
         if len(raw) > MAX_MESSAGE_BYTES:
-            raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+            raise ProtocolError(ErrorCode.TOO_LARGE, f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
         try:
             raw = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise ProtocolError("bad_json", "messages are UTF-8 JSON text") from None
+            raise ProtocolError(ErrorCode.BAD_JSON, "messages are UTF-8 JSON text") from None
     if len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+        raise ProtocolError(ErrorCode.TOO_LARGE, f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
     try:
         msg = json.loads(raw)
     except (ValueError, RecursionError):
-        raise ProtocolError("bad_json", "that is not valid JSON") from None
+        raise ProtocolError(ErrorCode.BAD_JSON, "that is not valid JSON") from None
     return msg
 
 
 def _envelope(msg: Any) -> tuple[str, Any]:
     """A decoded message's ``type`` and ``id``, checked: an object, a short id (if any), a string type."""
     if not isinstance(msg, dict):
-        raise ProtocolError("bad_message", "a message is a JSON object")
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "a message is a JSON object")
     ref = msg.get("id")
     if ref is not None:
         _check_id(ref)
     kind = msg.get("type")
     if not isinstance(kind, str):
-        raise ProtocolError("bad_message", "a message needs a string 'type'", ref)
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "a message needs a string 'type'", ref)
     return kind, ref
 
 
 def _check_id(ref: Any) -> None:
     if not (isinstance(ref, (int, str)) and not isinstance(ref, bool) and len(str(ref)) <= MAX_ID_LENGTH):
-        raise ProtocolError("bad_field", f"'id' must be a number or a text of at most {MAX_ID_LENGTH} characters")
+        raise ProtocolError(
+            ErrorCode.BAD_FIELD, f"'id' must be a number or a text of at most {MAX_ID_LENGTH} characters"
+        )
 
 
 def parse_phone(raw: str | bytes) -> Hello | Join | Leave | Action:
@@ -259,14 +334,26 @@ def parse_phone_message(msg: dict[str, Any]) -> Hello | Join | Leave | Action:
     if check is not None:  # an action: the bulk of the traffic, so looked up first
         return Action(ref, kind, check(msg))
     if kind == "hello":
-        return Hello(ref, _str(msg, "token", 128, optional=True))
+        return Hello(ref, _str(msg, "token", 128, optional=True), _str(msg, "vip", 128, optional=True))
     if kind == "join":
         return Join(ref, _int(msg, "seat", 0, 7), _str(msg, "name", 40) or "")
     if kind == "leave":
         return Leave(ref)
     if kind in _HOST_ACTIONS:
-        raise ProtocolError("not_host", "only the host's big screen can do that", ref)
-    raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}", ref)
+        raise ProtocolError(ErrorCode.NOT_HOST, "only the host's big screen can do that", ref)
+    raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}", ref)
+
+
+def _host_action(msg: dict[str, Any], kind: str, ref: Any) -> HostAction | None:
+    """The host action ``msg`` is, or ``None``: ``{"type": <action>, …}``, or the same as
+    ``{"type": "host", "action": <action>, …}``."""
+    if kind == "host":
+        action = msg.get("action")
+        if not isinstance(action, str) or action not in _HOST_ACTIONS:
+            raise ProtocolError(ErrorCode.BAD_FIELD, f"'action' must be one of {', '.join(_HOST_ACTIONS)}", ref)
+        kind = action
+    check = _HOST_ACTIONS.get(kind)
+    return None if check is None else HostAction(ref, kind, check(msg))
 
 
 def parse_screen(raw: str | bytes) -> ScreenHello | HostAction:
@@ -275,9 +362,25 @@ def parse_screen(raw: str | bytes) -> ScreenHello | HostAction:
     kind, ref = _envelope(msg)
     if kind == "hello":
         return ScreenHello(ref, _str(msg, "host", 128, optional=True))
-    if kind in _HOST_ACTIONS:
-        return HostAction(ref, kind, _HOST_ACTIONS[kind](msg))
-    raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}", ref)
+    host = _host_action(msg, kind, ref)
+    if host is not None:
+        return host
+    raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}", ref)
+
+
+def parse_phone_socket(raw: str | bytes) -> Hello | Join | Leave | Action | Watch | HostAction:
+    """Whatever the host's phone socket accepts: :func:`parse_phone`'s messages, ``watch``, and the host's
+    actions, which only a VIP phone may send (the table answers the others ``not_host``)."""
+    msg = _decode(raw)
+    kind, ref = _envelope(msg)
+    if kind in _PHONE_FIELDS:  # the bulk of the traffic
+        return Action(ref, kind, _PHONE_FIELDS[kind](msg))
+    if kind == "watch":
+        return Watch(ref)
+    host = _host_action(msg, kind, ref)
+    if host is not None:
+        return host
+    return parse_phone_message(msg)
 
 
 def to_command(action: Action, seat: int) -> c.SeatCommand:
@@ -304,20 +407,142 @@ def json_text(msg: dict[str, Any]) -> str:
 
 
 def state_message(view: dict[str, Any], events: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    """A full, fresh view for one recipient, with the public events since the last one."""
+    """The ``state`` frame as a dict: what :class:`State` encodes, for a reader (bots, tests) holding a view."""
     return {"type": "state", "view": view, "events": events, **extra}
 
 
-def refused_message(refusal: Refusal, ref: Any = None) -> dict[str, Any]:
-    """The engine refused an action; only its sender gets this."""
-    return {"type": "refused", "id": ref, **refusal.to_json()}
+def seat_view_text(table_view_text: str, you: dict[str, Any] | None) -> str:
+    """A seat's view as JSON text: the table view's text (shared by every socket) with ``"you"`` spliced in.
+
+    ``seat_view`` is ``table_view`` plus ``"you"`` added last, so this is byte for byte
+    ``json_text(seat_view(...))``, while the table part is encoded once per change, not once per phone.
+    A spectator's view is the table view with ``"you": null`` (``you=None``).
+    """
+    return table_view_text[:-1] + ',"you":' + ("null" if you is None else json_text(you)) + "}"
 
 
-def error_message(code: str, message: str, ref: Any = None) -> dict[str, Any]:
-    """A message the server could not accept (malformed, forbidden, wrong token…)."""
-    return {"type": "error", "id": ref, "code": code, "message": message}
+@dataclass(frozen=True)
+class State:
+    """A full, fresh view for one recipient, with the public events since the last one.
+
+    Its parts come already encoded (``view``, ``events``, ``table`` are JSON texts): a change sends the
+    same parts to many sockets, and each distinct part is encoded once (see :func:`seat_view_text`).
+    """
+
+    view: str
+    events: str
+    table: str
+
+    def text(self) -> str:
+        """The frame: ``{"type":"state","view":…,"events":…,"table":…}``."""
+        return '{"type":"state","view":' + self.view + ',"events":' + self.events + ',"table":' + self.table + "}"
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A phone took (``join``) or resumed (``hello``) ``seat``; ``name`` is the seat's name as granted."""
+
+    id: Any
+    seat: int
+    token: str
+    name: str
+
+    def text(self) -> str:
+        """The frame as JSON text."""
+        return json_text({"type": "joined", "id": self.id, "seat": self.seat, "token": self.token, "name": self.name})
+
+
+@dataclass(frozen=True)
+class SeatLink:
+    """A one-time link that moves ``seat`` to another device; only the seat's own phones get it."""
+
+    seat: int
+    token: str
+    url: str
+    expires_in: float
+
+    def text(self) -> str:
+        """The frame as JSON text."""
+        return json_text(
+            {
+                "type": "seat_link",
+                "seat": self.seat,
+                "token": self.token,
+                "url": self.url,
+                "expires_in": self.expires_in,
+            }
+        )
+
+
+@dataclass(frozen=True)
+class VipLink:
+    """The link that makes a phone the host's remote; only the host screen that asked gets it."""
+
+    id: Any
+    url: str
+
+    def text(self) -> str:
+        """The frame as JSON text."""
+        return json_text({"type": "vip_link", "id": self.id, "url": self.url})
+
+
+@dataclass(frozen=True)
+class Ok:
+    """The message was accepted; the ``state`` showing its effect follows."""
+
+    id: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The frame as a dict (what a bot without a socket reads)."""
+        return {"type": "ok", "id": self.id}
+
+    def text(self) -> str:
+        """The frame as JSON text."""
+        return json_text(self.to_json())
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The engine refused a command; only its sender gets this, and nothing changed."""
+
+    refusal: Refusal
+    id: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The frame as a dict (what a bot without a socket reads)."""
+        return {"type": "refused", "id": self.id, **self.refusal.to_json()}
+
+    def text(self) -> str:
+        """The frame as JSON text."""
+        return json_text(self.to_json())
+
+
+@dataclass(frozen=True)
+class Error:
+    """The server could not accept a message; nothing changed. ``code`` is stable, ``message`` English.
+
+    Where the engine has a word for the problem (a seat that does not exist, the wrong phase) the code is
+    the engine's :class:`~quatro_party.engine.refusals.Reason`, so no code means two things.
+    """
+
+    code: ErrorCode | Reason
+    message: str
+    id: Any = None
+
+    def text(self) -> str:
+        """The frame as JSON text."""
+        return json_text({"type": "error", "id": self.id, "code": self.code.value, "message": self.message})
+
+
+#: Every message the server sends.
+ServerMessage = State | Joined | SeatLink | VipLink | Ok | Refused | Error
 
 
 def ack_message(ref: Any = None) -> dict[str, Any]:
-    """The action was accepted; the new state follows in a ``state`` message."""
-    return {"type": "ok", "id": ref}
+    """:class:`Ok` as a dict, for a client fed without a socket (the simulator's bots)."""
+    return Ok(ref).to_json()
+
+
+def refused_message(refusal: Refusal, ref: Any = None) -> dict[str, Any]:
+    """:class:`Refused` as a dict, for a client fed without a socket (the simulator's bots)."""
+    return Refused(refusal, ref).to_json()

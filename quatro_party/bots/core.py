@@ -25,12 +25,17 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.rules import DEFAULT_TIMING, RANKS, SIGNS
+from ..engine.rules import DEFAULT_TIMING, RANKS, SIGNS, partner_of, seats_of, team_of
 from ..protocol import action_message
 
 #: No bot answers an event sooner than this (seconds): a quick human, not a machine. At a table whose
 #: rules run faster (``Timing.scaled``), every delay of the bots, this one included, is scaled alike.
 MIN_REACTION = 0.7
+#: The phone's motor costs, paid by every bot as a player pays them (seconds). A call button must be held
+#: this long before it fires (the phone's press-and-hold, there against stray touches).
+CALL_HOLD = 0.55
+#: The least time between taking the channel and choosing its emoji: the tray opens, then a second tap.
+MIN_EMOJI_BEAT = 0.3
 #: An action with no ``ok``/``refused`` after this long is forgotten (the host may have dropped it).
 PENDING_TIMEOUT = 3.0
 
@@ -44,7 +49,8 @@ def rank_of(card_id: int) -> str:
 class SeatFacts:
     """What a careful player knows about one other seat this round, from public events only."""
 
-    known: dict[int, str] = field(default_factory=dict)  # card id -> rank: taken and not put back
+    known: dict[int, str] = field(default_factory=dict)  # card id -> rank: taken, not put back, remembered
+    recent: deque = field(default_factory=deque)  # ids of the cards it took, latest last (bounded memory)
     took: dict[str, int] = field(default_factory=dict)  # rank -> copies taken this deal
     put: dict[str, int] = field(default_factory=dict)  # rank -> copies given away this deal
     swaps: int = 0
@@ -74,9 +80,12 @@ class Bot:
     """
 
     level = "base"
-    #: Perception delay: mean and spread (seconds) of a Gaussian clipped at :data:`MIN_REACTION`.
-    reaction_mean = 1.2
-    reaction_spread = 0.25
+    #: Perception delay: a log-normal law of this median (seconds) and shape, never under :data:`MIN_REACTION`.
+    reaction_median = 1.2
+    reaction_sigma = 0.25
+    #: How many of each other seat's latest exchanges the bot remembers (``None``: all of the deal). A card
+    #: taken longer ago is forgotten: the bot no longer knows that seat keeps it.
+    memory: int | None = None
     #: Extra hesitation before each swap once the cooldown is over (uniform range, seconds).
     swap_hesitation = (0.1, 0.6)
     #: After a glance, the next one comes no sooner than this (uniform range, seconds): changes in between
@@ -88,7 +97,17 @@ class Bot:
     #: ...) are seen in the views, so a third of a game's events are skipped without a call. A level that
     #: reads another type adds it here.
     events_read: frozenset[str] = frozenset(
-        {"dealt", "reshuffled", "round_opened", "round_ended", "sign_phase_opened", "swapped", "emitted"}
+        {
+            "dealt",
+            "reshuffled",
+            "round_opened",
+            "round_ended",
+            "sign_phase_opened",
+            "swapped",
+            "emitted",
+            "channel_taken",
+            "channel_released",
+        }
     )
 
     def __init__(self, seat: int, rng: random.Random) -> None:
@@ -131,8 +150,11 @@ class Bot:
         self._deal_version = 0  # bumped at each new deal or round: the hidden pool must be counted again
         self._pool_cache: tuple[int, dict[str, int]] | None = None  # (deal version, pool), kept up to date
         self._pool_total = 0  # sum of the cached pool
-        self._blank_odds: tuple[int, tuple[float, str | None]] = (-1, (0.0, None))  # odds of a seat seen nothing of
         self._centre_ranks: tuple[Any, set[str]] = (None, set())
+        #: Bumped whenever the evidence about carrés may have changed (a swap, an emission, a channel taken or
+        #: released, a deal, a reply): calls are weighed again only then, or when time alone changes them.
+        self.evidence = 0
+        self.perceived_at = 0.0  # the time of the wake perceiving what it perceives
         self.setup()
 
     def setup(self) -> None:
@@ -162,7 +184,10 @@ class Bot:
             # a reply (ok, refused) is read at the next glance: an accepted action changes the table, and
             # that change is noticed (a refusal that changes nothing is read then, or its action forgotten)
             self._unseen_replies.append((now, message))
-            return
+            if message.get("type") != "refused":
+                return
+            # a refusal changes nothing at the table, but the phone shows it at once (the R23 question, a
+            # cooldown): it is seen at the next glance, planned now
         if self.notice(now) <= now:
             self._glance(now)  # free to look: this glance sees the message just received
 
@@ -203,7 +228,7 @@ class Bot:
         self._glance_free = now + self.rng.uniform(*self.look_gap) * self.time_scale
         if self._latest is None and not self._unseen_events and not self._unseen_replies:
             return
-        delay = max(MIN_REACTION, self.rng.gauss(self.reaction_mean, self.reaction_spread)) * self.time_scale
+        delay = self.reaction_delay() * self.time_scale
         self._last_perceive = max(self._last_perceive, now + delay)
         self._inbox.append(
             (self._last_perceive, now, self._latest, self._latest_at, self._unseen_events, self._unseen_replies)
@@ -212,11 +237,16 @@ class Bot:
         self._unseen_events = []
         self._unseen_replies = []
 
+    def reaction_delay(self) -> float:
+        """One perception delay (unscaled seconds), from this level's law."""
+        return max(MIN_REACTION, self.reaction_median * math.exp(self.reaction_sigma * self.rng.gauss(0.0, 1.0)))
+
     def wake(self, now: float) -> list[dict[str, Any]]:
         """Glance if due, perceive what is due, then act: the phone messages to send now."""
         if self._glance_at is not None and self._glance_at <= now:
             self._glance(now)
         think = False  # something new to think about (a look, a lost reply, time passing): rethink the calls
+        self.perceived_at = now  # what is perceived in this wake is perceived now
         while self._inbox and self._inbox[0][0] <= now:
             self._perceive_glance(*self._inbox.popleft()[1:])
             think = True
@@ -287,13 +317,21 @@ class Bot:
     def _reply(self, msg: dict[str, Any], at: float) -> None:
         kind = msg.get("type")
         if kind in ("ok", "refused", "error"):  # "error": the host refused the message itself (e.g. flood)
-            self._forget(str(msg.get("id")))
+            ref = str(msg.get("id"))
+            sent = self._pending.get(ref)
+            self._forget(ref)
+            self.evidence += 1
+            if kind == "refused" and sent is not None:
+                self.on_refused(sent[1], str(msg.get("reason")), at)
             if kind == "refused":
                 wait = (msg.get("details") or {}).get("wait")
                 if msg.get("reason") == "swap_cooldown" and wait:
                     self.swap_block_until = max(self.swap_block_until, at + float(wait))
                 if msg.get("reason") == "channel_cooldown" and wait:
                     self.channel_block_until = max(self.channel_block_until, at + float(wait))
+
+    def on_refused(self, sent: dict[str, Any], reason: str, at: float) -> None:
+        """Hook for levels: an action of ours was refused (``sent`` is the message), perceived at ``at``."""
 
     def _new_round(self, number: int, at: float) -> None:
         self.round = number
@@ -317,6 +355,7 @@ class Bot:
 
     def _event(self, e: dict[str, Any], at: float) -> None:
         kind = e.get("type")
+        self.evidence += 1
         if kind in ("dealt", "reshuffled", "round_opened", "round_ended", "sign_phase_opened"):
             self._version += 1  # new cards or a new round: every card inference must be redone
             self._deal_version += 1
@@ -325,6 +364,10 @@ class Bot:
             if seat == self.seat:
                 return  # our own exchange moves cards between places we see: the hidden pool is unchanged
             f = self._seat_facts(seat)
+            if self.memory is not None and seat != self.partner():  # a partner is watched closely
+                f.recent.append(took["id"])
+                if len(f.recent) > self.memory:
+                    self._forget_card(f, f.recent.popleft())
             f.version += 1
             self._facts_gen += 1
             if f.known.pop(put["id"], None) is None:
@@ -349,6 +392,7 @@ class Bot:
             for f in self.facts.values():
                 f.version += 1
                 f.known.clear()
+                f.recent.clear()
                 f.mixed = False
                 f.took.clear()
                 f.put.clear()
@@ -360,6 +404,20 @@ class Bot:
         elif kind == "round_ended":
             self._learn(e.get("result") or {})
 
+    def _forget_card(self, f: SeatFacts, card: int) -> None:
+        """Bounded memory: the bot no longer remembers that this seat took ``card`` (it is hidden again)."""
+        rank = f.known.pop(card, None)
+        if rank is None:
+            return  # given back since: nothing to forget
+        f.version += 1
+        f.mixed = len(set(f.known.values())) > 1
+        self._facts_gen += 1
+        self._version += 1
+        pool = self._pool_cache
+        if pool is not None and pool[0] == self._deal_version:
+            pool[1][rank] += 1
+            self._pool_total += 1
+
     def _learn(self, result: dict[str, Any]) -> None:
         """R26: the reveal shows every sign; score each seat's fresh emojis as sign or decoy."""
         signs = result.get("signs") or []
@@ -370,7 +428,7 @@ class Bot:
         if not n:
             return
         for seat, f in self.facts.items():
-            team = seat % (n // 2)
+            team = team_of(seat, n)
             sign = signs[team] if team < len(signs) else None
             st = self.style.setdefault(seat, StyleStats())
             for emoji in dict.fromkeys(e for _, e in f.emitted):
@@ -399,13 +457,16 @@ class Bot:
         return self.n
 
     def partner(self) -> int:
-        return (self.seat + self.n // 2) % self.n
+        """R2: our partner's seat."""
+        return partner_of(self.seat, self.n)
 
     def team_of(self, seat: int) -> int:
-        return seat % (self.n // 2)
+        """R2: the team of ``seat``."""
+        return team_of(seat, self.n)
 
     def team_seats(self, team: int) -> tuple[int, int]:
-        return (team, team + self.n // 2)
+        """R2: the two seats of ``team``."""
+        return seats_of(team, self.n)
 
     def hand(self) -> list[dict[str, Any]]:
         return list(self.you.get("hand") or [])
@@ -453,33 +514,23 @@ class Bot:
 
     def carre_odds(self, seat: int) -> tuple[float, str | None]:
         """From public facts only: the chance ``seat`` holds a carré if its hidden cards were random,
-        and the rank it would be of. Cards the seat took and kept are known (R14 swaps are public)."""
+        and the rank it would be of. Cards the seat took and kept are known (R14 swaps are public).
+
+        R6: a dealt hand holds at most two cards of a rank, so a carré needs at least two copies taken and
+        kept since the deal: a seat seen keeping fewer (or two ranks) cannot hold one, whatever it shows."""
         f = self.facts.get(seat)
-        if f is not None and f.known:
-            if f.mixed:  # kept cards of two ranks (``mixed`` is maintained at each swap)
-                return 0.0, None
-            hidden = 4 - len(f.known)
-            rank = next(iter(f.known.values()))
-            if hidden == 0:
-                return 1.0, rank
-            pool = self.unknown_pool()
-            total = self._pool_total
-            if total < hidden:
-                return 0.0, None
-            # one ratio of small binomials: cheaper than any cache of it
-            return math.comb(max(pool.get(rank, 0), 0), hidden) / math.comb(total, hidden), rank
-        # nothing known of the seat: the same odds for every such seat, once per pool
-        blank = self._blank_odds
-        if blank[0] != self._version:
-            pool = self.unknown_pool()
-            total = self._pool_total
-            if total < 4:
-                odds: tuple[float, str | None] = (0.0, None)
-            else:
-                best = max(pool, key=lambda r: pool[r])
-                odds = (sum(math.comb(max(v, 0), 4) for v in pool.values()) / math.comb(total, 4), best)
-            blank = self._blank_odds = (self._version, odds)
-        return blank[1]
+        if f is None or f.mixed or len(f.known) < 2:
+            return 0.0, None
+        hidden = 4 - len(f.known)
+        rank = next(iter(f.known.values()))
+        if hidden == 0:
+            return 1.0, rank
+        pool = self.unknown_pool()
+        total = self._pool_total
+        if total < hidden:
+            return 0.0, None
+        # one ratio of small binomials: cheaper than any cache of it
+        return math.comb(max(pool.get(rank, 0), 0), hidden) / math.comb(total, hidden), rank
 
     # --- acting -----------------------------------------------------------------------
 

@@ -1,30 +1,30 @@
-"""The three bot levels. Each one's swap rule of thumb fits in one sentence (its docstring says it).
+"""The three bot levels a host may seat, and the policy they share.
+
+The levels are cut on the knobs a person at the table can see and understand: **pace** (how soon it reacts,
+how often it swaps), **hesitation** (how long it waits before acting on what it saw) and **memory** (how many
+of each opponent's exchanges it remembers). Each level's swap rule and call rule fit in one sentence each: its
+docstring says them (the rules page repeats them).
 
 Shared policy (:class:`PlayingBot`), in the order a careful player thinks:
 
-1. **Calls.** "Quatro!" when the partner shows the team sign (R22); normal and hard also "Contre!" an
-   opposing team whose carré looks likely enough (R24). A call ends the round (R26), so it comes first.
-2. **Channel.** Holding a carré, show the true sign at once (take the channel and choose it in one go,
-   R17–R18); the partner answers with "Quatro!". Emissions are public, so the opponents see it too: the
-   carré team wins a *race* between the partner's Quatro and an opponent's Contre. Decoys (R20), shown
-   while *not* holding a carré, bait opponents who read every fresh emoji as a sign into false Contres.
-3. **Swaps.** Collect one rank (R14–R16), one exchange per cooldown (R15), with a level-dependent hesitation.
+1. **Calls.** "Quatro!" when the partner shows the team sign (R22); "Contre!" on an opposing team by the
+   level's rule (R24). A call ends the round (R26), so it comes first. Every call pays the phone's motor costs:
+   the button is held :data:`~.core.CALL_HOLD` before it fires, at 6 and 8 seats a Contre then names its team in
+   a picker, and a Quatro from a player who holds a carré too is confirmed in the phone's R23 question. A
+   Quatro the server refused for that reason (the bot's own exchange completed a carré after the glance it
+   called on) is confirmed and sent again, as a player answers the question.
+2. **Channel.** Holding a carré, show the true sign (take the channel, then choose the emoji a beat later,
+   R17–R18); the partner answers with "Quatro!". Decoys (R20) are shown only at moments a carré could have
+   been completed: right after an exchange that leaves the bot seen keeping two or more copies of one rank
+   (R6: no hand can hold a carré with fewer), with the same delay a true sign would have, standing still as a
+   carré holder must, then released.
+3. **Swaps.** Collect one rank (R14–R16), one exchange per cooldown (R15) plus the level's pace.
 
-Never: vote or ask for a reshuffle (R30), pick the sign before a human partner (R13).
+Readers know R6 too: a sign from a seat seen keeping fewer than two cards of one rank (or two ranks) is
+impossible, so it is never answered with a Contre.
 
-Why this play (game theory, checked with ``python -m quatro_party.simulate``):
-
-* Emissions are public, so showing the true sign starts a race: the partner's Quatro against *two*
-  opponents' Contres. Between hard bots that never bluff, 3 rounds in 4 end with the Contre.
-* What saves the sign is doubt. A decoy right after an exchange that *could* have completed a carré, with the
-  bot standing still afterwards as a carré holder must, looks exactly like the real thing: opponents who Contre
-  on it hand us the point (R24). Hard bots that bluff this way win 92 % of games against otherwise identical
-  hard bots that never bluff (200 games, duplicate deals), and their true signs are then trusted less.
-* Contre early: a round left running usually ends with the other team's Quatro, so calling at a belief of
-  0.4 pays (0.3 and 0.5 are within noise in the simulator; hard bots waiting for 0.7 win 15 % of games).
-* Readers must learn: hard scores every seat's fresh emojis at each reveal (R26) as sign or decoy and trusts
-  that seat's next emoji accordingly; an emoji shown earlier this deal and left unanswered by the partner is
-  a known decoy.
+Never: vote or ask for a reshuffle (R30), pick the sign before a human partner (R13). Two bot partners pick
+their sign themselves (the lower seat), whenever the sign phase leaves them the time.
 """
 
 from __future__ import annotations
@@ -33,43 +33,53 @@ import math
 from typing import Any
 
 from ..engine.rules import SIGNS
-from .core import Bot, fresh_sign
+from .core import CALL_HOLD, MIN_EMOJI_BEAT, Bot, fresh_sign
 
-
-def _logit(p: float) -> float:
-    p = min(max(p, 1e-6), 1 - 1e-6)
-    return math.log(p / (1 - p))
-
-
-def _sigmoid(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-x))
+INF = float("inf")
 
 
 class PlayingBot(Bot):
     """The common policy; levels tune the knobs and override the judgement hooks."""
 
-    #: Contre when an opposing team's carré looks at least this likely (``None``: never Contre).
-    contre_threshold: float | None = None
-    #: Track public swaps to avoid ranks other seats are hoarding.
-    tracks_cards = False
+    #: Seconds after the swap cooldown before the next exchange (uniform range): the level's pace.
+    swap_pace = (0.5, 1.5)
     #: Seconds without a useful exchange before collecting something else (unblocks the table).
     stuck_after = 8.0
-    #: Ranges for decoys: (probability per round, first at (lo, hi) s after the deal, gap (lo, hi) s).
+    #: Track public swaps to avoid ranks other seats are hoarding.
+    tracks_cards = False
+    #: Motor costs (uniform ranges, seconds): the second tap that chooses the emoji after taking the channel,
+    #: the team picker of a Contre at 6 and 8 seats, the R23 confirmation.
+    emoji_beat = (0.5, 1.0)
+    picker_beat = (0.5, 1.0)
+    confirm_beat = (0.5, 1.0)
+    #: Hesitation between seeing one's own carré and taking the channel for the sign (uniform range, seconds).
+    sign_hesitation = (0.1, 0.5)
+    #: Contre a team once it has looked guilty this long (uniform range, seconds), at a belief of at least
+    #: ``contre_threshold`` (``None``: never Contre).
+    contre_threshold: float | None = None
+    guilt_wait = (0.0, 0.0)
+    #: Decoys: chance at each credible moment, at most so many per deal, held this long (uniform, seconds).
     decoy_chance = 0.0
-    decoy_first = (8.0, 30.0)
-    decoy_gap = (12.0, 25.0)
+    decoys_per_deal = 1
     decoy_hold = (2.5, 4.0)
-    #: Stop exchanging while a decoy is shown (as a carré holder must).
-    still_while_decoying = False
 
     def setup(self) -> None:
         self.target: str | None = None
-        self.swap_at = float("-inf")
-        self.deal_at = float("-inf")
-        self.last_my_swap = float("-inf")
+        self.swap_at = -INF
+        self.deal_at = -INF
+        self.last_my_swap = -INF
         self.public_known: dict[int, str] = {}  # what the table knows of my hand: cards I took and kept
         self.decoy_at: float | None = None
+        self.decoy_emoji: str | None = None
         self.release_at: float | None = None
+        self.decoys = 0
+        self.sign_at: float | None = None  # when the true sign will be shown (after the hesitation)
+        self.emoji_plan: tuple[float, str] | None = None  # the emoji to choose once the tray is open
+        self.call_plan: tuple[float, str, dict[str, Any]] | None = None  # a call whose button is held
+        self.guilty: dict[int, float] = {}  # team -> when its Contre is due (it looks guilty since a while)
+        self._weighed = -1  # the evidence the calls were last weighed on
+        self._recheck = INF  # when time alone may change that weighing
+        self.completed_at = -INF  # when we last sent an exchange that completes a carré in our hand
         self.picked_in = -1
         self._others_known: tuple[int, tuple[dict[str, int], dict[str, int]]] = (-1, ({}, {}))
         self._waiting: tuple[float, tuple] | None = None  # (until, what was in sight): see swap()
@@ -77,42 +87,62 @@ class PlayingBot(Bot):
     def on_new_round(self) -> None:
         self.target = None
         self._waiting = None
-        self.decoy_at = None
-        self.release_at = None
+        self.decoy_at = self.release_at = self.sign_at = None
+        self.emoji_plan = self.call_plan = None
+        self.guilty = {}
+
+    def _draw(self, span: tuple[float, float]) -> float:
+        """A duration drawn uniformly from ``span``, scaled with the table's timing."""
+        return self.rng.uniform(*span) * self.time_scale
 
     # perception hooks: our own swaps, the deal, refusals
     def _event(self, e: dict[str, Any], at: float) -> None:
         super()._event(e, at)
         kind = e.get("type")
-        if kind in ("dealt", "reshuffled"):
+        if kind == "swapped":
+            if e["seat"] == self.seat:
+                self.public_known.pop(e["put"]["id"], None)
+                self.public_known[e["took"]["id"]] = e["took"]["rank"]
+                self.last_my_swap = at
+                self._waiting = None
+                self.on_own_swap(e["took"]["rank"], at)
+        elif kind in ("dealt", "reshuffled"):
             self.deal_at = at
             self.public_known = {}
             self.target = None
             self._waiting = None
-            self.swap_at = float("-inf")
+            self.swap_at = -INF
             self.last_my_swap = at
-            if kind == "dealt":
-                self._schedule_decoy(at)
-        elif kind == "swapped" and e["seat"] == self.seat:
-            self.public_known.pop(e["put"]["id"], None)
-            self.public_known[e["took"]["id"]] = e["took"]["rank"]
-            self.last_my_swap = at
-            self._waiting = None
-            self.on_own_swap(e["took"]["rank"], at)
+            self.decoys = 0
+            self.decoy_at = None
+            self.sign_at = None
+            self.guilty = {}
 
     def on_own_swap(self, took: str, at: float) -> None:
-        """Hook for levels: we just saw our own exchange go through (a carré is completed at such moments)."""
+        """We saw our own exchange go through: a carré is completed at such moments, so a decoy is credible
+        then (R6: only once the table has seen us keep two or more copies of one rank)."""
+        kept = set(self.public_known.values())
+        if (
+            self.decoy_chance
+            and self.decoys < self.decoys_per_deal
+            and self.release_at is None
+            and kept == {took}
+            and len(self.public_known) >= 2
+            and self.rng.random() < self.decoy_chance
+        ):
+            self.decoys += 1
+            self.decoy_at = at + self._draw(self.sign_hesitation)  # when a true sign would come
 
-    def _reply(self, msg: dict[str, Any], at: float) -> None:
-        super()._reply(msg, at)
-        if msg.get("type") == "refused" and msg.get("reason") in ("card_taken", "not_your_card", "no_such_place"):
+    def on_refused(self, sent: dict[str, Any], reason: str, at: float) -> None:
+        kind = sent.get("type")
+        if kind == "swap" and reason in ("card_taken", "not_your_card", "no_such_place"):
             self.swap_at = min(self.swap_at, at)  # R16: costs nothing, look again
-
-    def _schedule_decoy(self, dealt_at: float) -> None:
-        if self.decoy_chance and self.rng.random() < self.decoy_chance:
-            self.decoy_at = dealt_at + self.rng.uniform(*self.decoy_first) * self.time_scale
-        else:
-            self.decoy_at = None
+        elif kind == "call_quatro" and reason == "confirm_own_carre":
+            # R23: our own exchange completed a carré after the glance we called on. The phone asks; we confirm.
+            self.decided_call = False
+            seen = max(at, self.perceived_at)
+            self.call_plan = (seen + self._draw(self.confirm_beat), "call_quatro", {"confirmed": True})
+            self.plan(self.call_plan[0])
 
     # --- the policy -------------------------------------------------------------------
 
@@ -125,11 +155,23 @@ class PlayingBot(Bot):
             return self.sign_phase(now)
         if phase != "play" or not view["you"].get("hand"):
             return []
-        # a plan coming due (the swap cooldown is over) is carried out: the calls were weighed at the last look
-        call = self.calls(now) if self.rethink else None
-        if call is not None:
+        plan = self.call_plan
+        if plan is not None:  # the thumb is on the button: nothing else until the call leaves
+            if now < plan[0]:
+                self.plan(plan[0])
+                return []
+            self.call_plan = None
             self.decided_call = True
-            return [call]
+            return [self.send(plan[1], now, **plan[2])]
+        if not self.decided_call and (self.evidence != self._weighed or now >= self._recheck):
+            call = self.weigh_calls(now)
+            if call is not None:
+                kind, fields, beat = call
+                self.call_plan = (now + CALL_HOLD * self.time_scale + beat, kind, fields)
+                self.plan(self.call_plan[0])
+                return []
+            if self._recheck < INF:
+                self.plan(self._recheck)
         return self.channel(now) + self.swap(now)
 
     def sign_phase(self, now: float) -> list[dict[str, Any]]:
@@ -148,49 +190,74 @@ class PlayingBot(Bot):
         sign = self.you.get("sign")
         if not sign:
             return False
-        f = self.facts.get((self.seat + self.n // 2) % self.n)
-        return bool(sign and f and any(t >= self.deal_at and e == sign for t, e in f.emitted))
+        f = self.facts.get(self.partner())
+        return bool(f and any(t >= self.deal_at and e == sign for t, e in f.emitted))
 
     def wants_quatro(self, now: float) -> bool:
         return self.partner_signalled()
 
-    def seat_belief(self, seat: int, now: float) -> float:
-        """How likely ``seat`` holds a carré, from public facts. Levels override."""
-        return self.carre_odds(seat)[0]
-
-    def team_belief(self, team: int, now: float) -> float:
-        p_none = 1.0
+    def team_guilt(self, team: int, now: float) -> tuple[float, float]:
+        """How guilty ``team`` looks (its carré's likelihood, 0..1) and until when that holds if no evidence
+        comes (time alone may change it then). Levels that Contre override :meth:`seat_guilt`."""
+        p_none, until = 1.0, INF
         for seat in self.team_seats(team):
-            p_none *= 1.0 - self.seat_belief(seat, now)
-        return 1.0 - p_none
+            p, u = self.seat_guilt(seat, now)
+            p_none *= 1.0 - p
+            until = min(until, u)
+        return 1.0 - p_none, until
 
-    def calls(self, now: float) -> dict[str, Any] | None:
-        if self.decided_call or (self._pending and (self.pending("call_quatro") or self.pending("call_contre"))):
+    def seat_guilt(self, seat: int, now: float) -> tuple[float, float]:
+        return 0.0, INF
+
+    def holds_fresh(self, seat: int) -> str | None:
+        """The emoji ``seat`` shows on its held channel, if it could be its team's sign (R10 rules out last
+        round's sign, public since the reveal), else ``None``."""
+        channel = self.channel_of(seat)
+        emoji = channel.get("emoji")
+        if not channel.get("held") or emoji is None or emoji == self.last_signs.get(self.team_of(seat)):
             return None
-        mine = bool(self.you.get("has_carre"))
+        return emoji
+
+    def weigh_calls(self, now: float) -> tuple[str, dict[str, Any], float] | None:
+        """The call to make now, as (kind, fields, extra motor time), or ``None``. Weighed only when the evidence
+        changed or time alone changes it (``_recheck``)."""
+        self._weighed = self.evidence
+        self._recheck = INF
+        if self._pending and (self.pending("call_quatro") or self.pending("call_contre")):
+            return None
+        # a player knows the exchange they just made completed their carré, before the table shows it
+        mine = bool(self.you.get("has_carre")) or self.completed_at > self.view_at
         if self.wants_quatro(now):
-            return self.send("call_quatro", now, confirmed=mine)  # R23: confirmed only when we hold one too
+            # R23: confirmed only when we hold one too, after the phone's question
+            return "call_quatro", {"confirmed": mine}, self._draw(self.confirm_beat) if mine else 0.0
         if self.contre_threshold is None:
             return None
+        threshold = self.contre_threshold + (0.25 if mine else 0.0)  # our Quatro is coming: be surer
         half = self.n // 2
         my_team = self.seat % half
-        best, accused = 0.0, None
-        belief = self.seat_belief
-        facts = self.facts
+        best, accused, recheck = 0.0, None, INF
         for team in range(half):
-            if team != my_team:
-                # team_belief, inlined (the hottest loop of a bot): the same arithmetic in the same order.
-                # A seat seen nothing of, or keeping two ranks, has belief 0 at every level that Contres.
-                fa, fb = facts.get(team), facts.get(team + half)
-                pa = 0.0 if fa is None or fa.mixed else belief(team, now)
-                pb = 0.0 if fb is None or fb.mixed else belief(team + half, now)
-                p = 1.0 - (1.0 * (1.0 - pa)) * (1.0 - pb)
-                if p > best:
-                    best, accused = p, team
-        threshold = self.contre_threshold + (0.25 if mine else 0.0)  # our Quatro is coming: be surer
-        if accused is not None and best >= threshold:
-            return self.send("call_contre", now, team=accused)
-        return None
+            if team == my_team:
+                continue
+            p, until = self.team_guilt(team, now)
+            if until < recheck:
+                recheck = until
+            if p >= threshold:
+                due = self.guilty.get(team)
+                if due is None:
+                    due = self.guilty[team] = now + self._draw(self.guilt_wait)
+                if now >= due:
+                    if p > best:
+                        best, accused = p, team
+                elif due < recheck:
+                    recheck = due
+            else:
+                self.guilty.pop(team, None)
+        self._recheck = recheck
+        if accused is None:
+            return None
+        beat = self._draw(self.picker_beat) if half > 2 else 0.0  # 6 and 8 seats: the phone asks which team
+        return "call_contre", {"team": accused}, beat
 
     # channel ---------------------------------------------------------------------------
 
@@ -199,9 +266,15 @@ class PlayingBot(Bot):
         sign = you.get("sign")
         held = self.channel_of(self.seat)["held"]
         choice = you.get("channel_choice")
-        if self._pending and (
-            self.pending("take_channel") or self.pending("release_channel") or self.pending("choose_emoji")
-        ):
+        if self.emoji_plan is not None:
+            at, emoji = self.emoji_plan
+            if now < at:
+                self.plan(at)
+                return []
+            self.emoji_plan = None
+            self.my_fresh.append(emoji)
+            return [self.send("choose_emoji", now, emoji=emoji)]
+        if self._pending and (self.pending("take_channel") or self.pending("release_channel")):
             return []
         if you.get("has_carre") and sign:
             self.decoy_at = self.release_at = None
@@ -211,20 +284,20 @@ class PlayingBot(Bot):
                 # R33: nobody can answer the sign, but the opponents would read it: keep the carré quiet
                 # (and keep it: the partner may come back, then we show it)
                 return []
-            if held:
-                self.my_fresh.append(sign)
-                return [self.send("choose_emoji", now, emoji=sign)]
-            if now < self.channel_block_until:
-                self.plan(self.channel_block_until)
+            if self.sign_at is None:
+                self.sign_at = now + self._draw(self.sign_hesitation)
+            ready = max(self.sign_at, self.channel_block_until if not held else now)
+            if now < ready:
+                self.plan(ready)
                 return []
-            self.my_fresh.append(sign)
-            return [self.send("take_channel", now), self.send("choose_emoji", now, emoji=sign)]
+            return self._show(sign, now, held)
+        self.sign_at = None
         if held and (
             choice == sign
             or (self.release_at is not None and now >= self.release_at)
             or (self.release_at is None and self.decoy_at is None)
         ):
-            # no carré (any more, e.g. after a reshuffle): stop showing the sign or the decoy
+            # no carré (any more, e.g. after a reshuffle), or the decoy has been shown long enough
             if now < self.channel_block_until:
                 self.plan(self.channel_block_until)
                 return []
@@ -234,28 +307,22 @@ class PlayingBot(Bot):
             self.plan(self.release_at)
             return []
         if self.decoy_at is not None and not held:
-            if now < self.decoy_at or now < self.channel_block_until:
-                self.plan(max(self.decoy_at, self.channel_block_until))
+            ready = max(self.decoy_at, self.channel_block_until)
+            if now < ready:
+                self.plan(ready)
                 return []
-            if not self.decoy_credible():
-                self.decoy_at = now + self.rng.uniform(2.0, 5.0) * self.time_scale
-                self.plan(self.decoy_at)
-                return []
-            decoy = self.pick_decoy()
-            self.my_fresh.append(decoy)
-            self.release_at = now + self.rng.uniform(*self.decoy_hold) * self.time_scale
-            again = self.rng.uniform(*self.decoy_gap) * self.time_scale
-            self.decoy_at = now + again if self.decoy_repeats() else None
+            self.decoy_at = None
+            self.release_at = now + self._draw(self.decoy_hold)
             self.plan(self.release_at)
-            return [self.send("take_channel", now), self.send("choose_emoji", now, emoji=decoy)]
+            return self._show(self.pick_decoy(), now, False)
         return []
 
-    def decoy_credible(self) -> bool:
-        """A decoy fools only if the table could believe we hold a carré: what we are seen keeping is one rank."""
-        return len(set(self.public_known.values())) <= 1
-
-    def decoy_repeats(self) -> bool:
-        return False
+    def _show(self, emoji: str, now: float, held: bool) -> list[dict[str, Any]]:
+        """Take the channel (unless held) and choose ``emoji`` once the tray is open (the phone's second tap)."""
+        beat = max(MIN_EMOJI_BEAT, self.rng.uniform(*self.emoji_beat)) * self.time_scale
+        self.emoji_plan = (now + beat, emoji)
+        self.plan(now + beat)
+        return [] if held else [self.send("take_channel", now)]
 
     def pick_decoy(self) -> str:
         """R20: any emoji but our sign (the partner would call!) and but last round's sign (public, R10)."""
@@ -293,8 +360,9 @@ class PlayingBot(Bot):
     def swap(self, now: float) -> list[dict[str, Any]]:
         if self.you.get("has_carre") or self.pending("swap"):
             return []
-        if self.release_at is not None and self.still_while_decoying:
-            self.plan(self.release_at)  # a carré holder never swaps: neither does a convincing bluff
+        if self.release_at is not None or self.emoji_plan is not None:
+            if self.release_at is not None:
+                self.plan(self.release_at)  # a carré holder never swaps: neither does a convincing bluff
             return []
         ready = max(self.swap_at, self.swap_block_until)
         if now < ready:
@@ -344,46 +412,87 @@ class PlayingBot(Bot):
         give = min(givable, key=lambda c: self.give_score(c["rank"], mine, opp, mate))
         places = [i for i, c in enumerate(centre) if c["rank"] == want]
         place = self.rng.choice(places)
+        after = dict(mine)
+        after[give["rank"]] -= 1
+        after[want] = after.get(want, 0) + 1
+        if after[want] == 4:
+            self.completed_at = now
         cooldown = float(self.perceived["timing"]["swap_cooldown"])
-        self.swap_at = now + cooldown + self.rng.uniform(*self.swap_hesitation) * self.time_scale
+        self.swap_at = now + cooldown + self._draw(self.swap_pace)
         self.plan(self.swap_at)
         return [self.send("swap", now, card=give["id"], place=place, expected=centre[place]["id"])]
 
 
 class EasyBot(PlayingBot):
-    """Easy: slow and honest. Swap rule: collect the rank you hold most of, taking any copy the centre shows.
+    """Easy: slower than a first-time player, and not an open book.
 
-    Emits the true sign only when holding a carré, calls Quatro when the partner shows the team sign,
-    never calls Contre and never plays decoys.
+    Swap rule: every 3 to 4.5 seconds, collect the rank you hold most of, taking any copy the centre shows.
+    Call rule: call Quatro when your partner shows your sign, and Contre only on a team whose player has shown
+    the same emoji three times in a row.
+
+    It shows its sign after a visible hesitation, and in some deals shows a decoy (sometimes long enough to
+    be emitted twice) right after an exchange that could have completed a carré.
     """
 
     level = "easy"
-    reaction_mean = 1.9
-    reaction_spread = 0.45
-    swap_hesitation = (0.6, 2.0)
-    look_gap = (1.2, 2.2)
+    reaction_median = 1.9
+    reaction_sigma = 0.25
+    look_gap = (1.0, 1.8)
     idle_look = 2.5
+    swap_pace = (1.0, 2.5)
     stuck_after = 12.0
+    emoji_beat = (0.7, 1.4)
+    picker_beat = (0.8, 1.5)
+    confirm_beat = (0.8, 1.5)
+    sign_hesitation = (0.3, 2.0)
+    contre_threshold = 1.0
+    guilt_wait = (0.5, 1.5)
+    decoy_chance = 0.35
+    decoy_hold = (3.0, 8.0)
+
+    def seat_guilt(self, seat: int, now: float) -> tuple[float, float]:
+        emoji = self.holds_fresh(seat)
+        f = self.facts.get(seat)
+        if emoji is None or f is None:
+            return 0.0, INF
+        run = 0  # the same emoji, emitted again and again (R18: every 5 s while held)
+        for t, e in reversed(f.emitted):
+            if t < self.deal_at or e != emoji:
+                break
+            run += 1
+        return (1.0 if run >= 3 else 0.0), INF
 
 
 class NormalBot(PlayingBot):
-    """Normal: human pace. Swap rule: collect the rank you hold most of, unless other seats are seen hoarding it.
+    """Normal: human pace, and it leaves a partner the race.
 
-    Tracks what every seat takes and gives; emits a decoy in some rounds; calls Contre when an opponent shows
-    a fresh emoji that could be its sign while what it keeps allows a carré (it reads emojis at face value
-    until a reveal shows that seat bluffs).
-    Reads a human partner's emissions too, but not when the cards the partner keeps make a carré impossible.
+    Swap rule: every 2.5 to 3.5 seconds, collect the rank you hold most of, unless other seats are seen
+    keeping it.
+    Call rule: call Quatro when your partner shows your sign, and Contre on a team that holds its channel on a
+    fresh emoji while one of its players is seen keeping two or more cards of one rank, once it has looked
+    so for 2 to 3.5 seconds.
+
+    It reads emojis at face value (no memory of who bluffed), remembers each opponent's last three exchanges,
+    and shows a decoy in about half the deals, at a credible moment. A human partner's sign is not answered
+    when the cards that partner keeps make a carré impossible (R6, R14).
     """
 
     level = "normal"
-    reaction_mean = 1.2
-    reaction_spread = 0.22
-    swap_hesitation = (0.2, 0.9)
-    look_gap = (0.9, 1.5)
+    reaction_median = 1.3
+    reaction_sigma = 0.22
+    look_gap = (0.8, 1.3)
     idle_look = 1.5
+    swap_pace = (0.5, 1.5)
     tracks_cards = True
+    memory = 3
+    emoji_beat = (0.5, 1.1)
+    picker_beat = (0.6, 1.2)
+    confirm_beat = (0.6, 1.1)
+    sign_hesitation = (0.2, 0.8)
     contre_threshold = 0.6
-    decoy_chance = 0.3
+    guilt_wait = (2.0, 3.5)
+    decoy_chance = 0.6
+    decoy_hold = (2.5, 4.5)
 
     def rank_score(self, rank, mine, centre, opp, mate) -> float:
         return mine.get(rank, 0) + 0.5 * centre.get(rank, 0) - 0.6 * (opp.get(rank, 0) + mate.get(rank, 0))
@@ -394,99 +503,67 @@ class NormalBot(PlayingBot):
         partner = self.partner()
         return not self.is_human(partner) or self.carre_odds(partner)[0] > 0.0
 
-    def fresh_candidates(self, seat: int) -> list[tuple[float, str]]:
-        """The seat's emissions since the deal that could be its team's sign (R10 rules out last round's)."""
+    def seat_guilt(self, seat: int, now: float) -> tuple[float, float]:
         f = self.facts.get(seat)
-        if not f or not f.emitted:
-            return []
-        last = self.last_signs.get(self.team_of(seat))
-        return [(t, e) for t, e in f.emitted if t >= self.deal_at and e != last]
-
-    def seat_belief(self, seat: int, now: float) -> float:
-        f = self.facts.get(seat)
-        if f is None or f.mixed or (not f.emitted and len(f.known) < 3):
-            return 0.0  # keeps two ranks, or too little seen to act on without a sign (saves work)
-        fresh = self.fresh_candidates(seat)
-        if not fresh and len(f.known) < 3:
-            return 0.0  # two hidden cards or more: too unlikely to act on without a sign (saves work)
-        p0, _ = self.carre_odds(seat)
-        if p0 <= 0.0:
-            return 0.0
-        if not fresh:
-            return p0
-        style = self.style.get(seat)
-        # face value, until the reveals show this seat bluffs: then only as often as its emojis were signs
-        return 0.8 if style is None or not style.decoy_emissions else 0.8 * style.trust(0.8)
+        if f is None or f.mixed or len(f.known) < 2:
+            return 0.0, INF  # R6: no carré possible, whatever it shows
+        if len(f.known) == 4:
+            return 1.0, INF  # every card of it was seen taken
+        return (0.8 if self.holds_fresh(seat) is not None else 0.0), INF
 
 
 class HardBot(NormalBot):
-    """Hard: quick and cunning. Swap rule: collect the rank with the most copies within reach (yours plus the
-    centre's) that no opponent is hoarding, and never hand an opponent the rank it collects.
+    """Hard: full inference at a human pace, with a bounded memory.
 
-    Infers carrés from the evidence a careful human uses — which cards each seat keeps, how long it has stopped
-    swapping, which fresh emojis it shows and whether its partner answered them, and how each seat used its
-    channel in past rounds (learnt at every reveal) — and calls Contre on a confidence threshold. Plays decoys
-    to bait false Contres, and calls Quatro without a sign when the partner's kept cards prove a carré.
+    Swap rule: every 2.3 to 3 seconds, collect the rank with the most copies within reach (yours plus the
+    centre's) that no opponent is keeping, and never hand an opponent the rank it collects.
+    Call rule: call Quatro on your partner's sign or when the cards your partner keeps prove a carré, and
+    Contre on the team whose carré the evidence (cards kept, a stop in swapping, a fresh emoji its partner
+    does not answer, how each player bluffed in past rounds) makes at least 50 % likely for about a second.
+
+    It remembers each opponent's last four exchanges, learns every seat's bluffing at each reveal (R26), burns
+    an emoji a team showed and released unanswered (a known decoy), and bluffs at credible moments.
     """
 
     level = "hard"
-    reaction_mean = 0.85
-    reaction_spread = 0.1
-    swap_hesitation = (0.05, 0.4)
-    look_gap = (0.7, 1.1)
+    reaction_median = 1.05
+    reaction_sigma = 0.18
+    look_gap = (0.6, 1.0)
     idle_look = 1.0
-    stuck_after = 3.0  # simulator: 57–59 % of games against 6.0 (500 games, two seed ranges)
-    contre_threshold = 0.4
-    #: A fresh emoji that the emitter's partner did not answer within this long was a decoy.
-    answered_within = 3.5
+    swap_pace = (0.3, 1.0)
+    stuck_after = 4.0
+    memory = 4
+    emoji_beat = (0.4, 0.8)
+    picker_beat = (0.5, 0.9)
+    confirm_beat = (0.5, 0.9)
+    sign_hesitation = (0.1, 0.4)
+    contre_threshold = 0.5
+    guilt_wait = (0.7, 1.4)
+    decoy_chance = 0.8
+    decoys_per_deal = 2
+    decoy_hold = (2.5, 4.0)
     #: Prior probability that a fresh emoji is a sign, before any reveal taught us a seat's style.
     sign_prior = 0.6
-
-    #: Chance of a bluff each time our own exchange leaves us looking like a fresh carré, and the most per deal.
-    bluff_chance = 0.9
-    bluffs_per_deal = 3
-    still_while_decoying = True
+    #: Seconds a collector has stood still before its stop counts as evidence, and the steps after that.
+    idle_steps = (4.0, 6.0, 8.0)
 
     def setup(self) -> None:
         super().setup()
-        self.bluffs = 0
-        self.own_swap: tuple[str, float] | None = None
-        self.team_first: dict[tuple[int, str], float] = {}  # (team, emoji) -> first shown this deal
-        self.fresh_at: dict[int, float] = {}  # seat -> when it last showed an emoji that may be its sign
+        self.burnt: set[tuple[int, str]] = set()  # (team, emoji): shown, released unanswered: a decoy
 
-    def _schedule_decoy(self, dealt_at: float) -> None:
-        self.decoy_at = None  # hard bluffs at the right moments instead of on a timer
-        self.bluffs = 0
-
-    def on_own_swap(self, took: str, at: float) -> None:
-        self.own_swap = (took, at)  # judged in decide(), once the view after the exchange is read
-
-    def decide(self, now: float) -> list[dict[str, Any]]:
-        if self.own_swap is not None and self.view and self.view["phase"] == "play":
-            took, at = self.own_swap
-            self.own_swap = None
-            self.consider_bluff(took, at)
-        return super().decide(now)
-
-    def consider_bluff(self, took: str, at: float) -> None:
-        """The bluff: the exchange that completes a carré looks like this one, and the sign would follow it
-        after one reaction delay. Show a decoy then, and stay still like a carré holder: an opponent who reads
-        every fresh emoji as a sign calls a false Contre (R24: the point is ours)."""
-        kept = list(self.public_known.values())
-        mine = sum(1 for c in self.hand() if c["rank"] == took)
-        if (
-            kept
-            and set(kept) == {took}
-            and mine >= 2
-            and not self.you.get("has_carre")
-            and self.bluffs < self.bluffs_per_deal
-            and self.rng.random() < self.bluff_chance
-        ):
-            self.bluffs += 1
-            self.decoy_at = at
-
-    def decoy_credible(self) -> bool:
-        return True  # checked when the bluff was decided
+    def _event(self, e: dict[str, Any], at: float) -> None:
+        kind = e.get("type")
+        if kind == "channel_released" and e.get("seat") != self.seat and self.view is not None:
+            seat = e["seat"]
+            f = self.facts.get(seat)
+            if f is not None:
+                team = self.team_of(seat)
+                for t, emoji in f.emitted:
+                    if t >= self.deal_at:
+                        self.burnt.add((team, emoji))
+        elif kind in ("dealt", "reshuffled", "sign_phase_opened"):
+            self.burnt = set()
+        super()._event(e, at)
 
     def rank_score(self, rank, mine, centre, opp, mate) -> float:
         return mine.get(rank, 0) + 0.6 * centre.get(rank, 0) - 0.9 * opp.get(rank, 0) - 0.6 * mate.get(rank, 0)
@@ -495,79 +572,34 @@ class HardBot(NormalBot):
         return mine.get(rank, 0) + 0.8 * min(opp.get(rank, 0), 2) - 0.3 * min(mate.get(rank, 0), 2)
 
     def wants_quatro(self, now: float) -> bool:
-        # every card of the partner's carré is accounted for: only possible once it is seen keeping one rank
-        # (checked first: both tests are pure, and this one is cheaper)
         partner = self.partner()
-        f = self.facts.get(partner)
-        if f is not None and f.known and not f.mixed and self.carre_odds(partner)[0] >= 0.999:
-            return True
+        if self.carre_odds(partner)[0] >= 0.999:
+            return True  # every card of the partner's carré was seen taken
         return super().wants_quatro(now)
 
-    #: Remember each team's unanswered emojis as decoys: their later emissions are no evidence.
-    burns_decoys = True
-
-    def window(self, seat: int) -> float:
-        """How long an emoji from ``seat`` stays a possible sign: until its partner should have answered."""
-        partner = (seat + self.n // 2) % self.n
-        return self.answered_within * (2.5 if self.is_human(partner) else 1.0) * self.time_scale
-
-    def _event(self, e: dict[str, Any], at: float) -> None:
-        super()._event(e, at)
-        kind = e.get("type")
-        if kind in ("dealt", "reshuffled", "sign_phase_opened", "round_ended"):
-            self.team_first = {}
-            self.fresh_at = {}
-        elif kind == "emitted" and e["seat"] != self.seat:
-            # Sign evidence, kept up to date as emojis come (cheaper than rereading every emission at each look):
-            # a fresh emoji may be the team's sign unless it was last round's (R10) or the team showed it
-            # earlier this deal and its partner did not answer (then it was a decoy).
-            seat, emoji = e["seat"], e["emoji"]
-            team = seat % (self.n // 2)
-            first = self.team_first.setdefault((team, emoji), at)
-            if emoji != self.last_signs.get(team) and (not self.burns_decoys or at - first <= self.window(seat)):
-                self.fresh_at[seat] = at
-
-    def seat_belief(self, seat: int, now: float) -> float:
+    def seat_guilt(self, seat: int, now: float) -> tuple[float, float]:
         f = self.facts.get(seat)
-        if f is None or f.mixed:
-            return 0.0  # keeps two ranks: no carré now
-        if len(f.known) < 2:
-            if not f.emitted:
-                return 0.0  # three hidden cards and no sign: nothing to act on (saves work)
-            fresh_at = self.fresh_at.get(seat)
-            if fresh_at is None:
-                return 0.0  # three hidden cards: far too unlikely to act on without a sign (saves work)
-        else:
-            fresh_at = self.fresh_at.get(seat)
-        # What depends only on the cards (the odds, the kept copies) is computed once per card move: cached on
-        # the seat's facts, valid while the seat's own cards (f.version) and the hidden copies of its rank and
-        # in all (which the odds are a ratio of) stay the same; for a seat seen keeping nothing, once per pool.
-        static = f.belief
-        if f.known:
-            rank = next(iter(f.known.values()))
-            key: tuple = (f.version, self.unknown_pool().get(rank, 0), self._pool_total)
-        else:
-            key = (f.version, -1, self._version)
-        if static is None or static[0] != key:
-            p0, of = self.carre_odds(seat)
-            if p0 <= 0.0 or of is None:
-                static = f.belief = (key, None, p0, 0.0, 0, False, 0.0)
-            else:
-                kept = sum(1 for r in f.known.values() if r == of)
-                lo = _logit(p0)
-                static = f.belief = (key, of, p0, lo, kept, kept >= 2 and not f.put.get(of), _sigmoid(lo))
-        _, rank, p0, lo, kept, collector, p_cards = static
+        if f is None or f.mixed or len(f.known) < 2:
+            return 0.0, INF  # R6: no carré possible, whatever it shows
+        p0, rank = self.carre_odds(seat)
         if rank is None:
-            return 0.0
-        if collector:
-            # a collector of `rank`: it gave away everything else; it stops swapping once complete
-            idle = now - (f.last_swap if f.last_swap is not None else self.deal_at)
-            centre_has = rank in self.centre_ranks()
-            lo += 0.6 * kept + min(4.0, max(0.0, idle / self.time_scale - 4.0) * (0.8 if centre_has else 0.3))
-            p_cards = 1.0 / (1.0 + math.exp(-lo))  # _sigmoid
-        if fresh_at is not None and now - fresh_at <= self.window(seat):  # not yet answered: could be the sign
-            style = self.style.get(seat)
-            trust = style.trust(self.sign_prior) if style else self.sign_prior
-            p_emit = trust * min(1.0, 0.3 + 20 * p0)
-            return 1.0 - (1.0 - p_cards) * (1.0 - p_emit)
-        return 1.0 - (1.0 - p_cards) * (1.0 - 0.0)
+            return 0.0, INF
+        if p0 >= 0.999:
+            return 1.0, INF
+        logit = math.log(max(p0, 1e-6) / max(1.0 - p0, 1e-6))
+        until = INF
+        if not f.put.get(rank):
+            # a collector of `rank`: it gave none away; once complete, it stops swapping
+            idle = (now - (f.last_swap if f.last_swap is not None else self.deal_at)) / self.time_scale
+            steps = sum(1 for s in self.idle_steps if idle >= s)
+            if steps < len(self.idle_steps):
+                until = now + (self.idle_steps[steps] - idle) * self.time_scale
+            logit += 0.5 * len(f.known) + 1.2 * steps * (1.0 if rank in self.centre_ranks() else 0.4)
+        p_cards = 1.0 / (1.0 + math.exp(-logit))
+        emoji = self.holds_fresh(seat)
+        if emoji is None or (self.team_of(seat), emoji) in self.burnt:
+            return p_cards, until
+        style = self.style.get(seat)
+        trust = style.trust(self.sign_prior) if style else self.sign_prior
+        p_emit = trust * min(1.0, 0.4 + 10 * p0)
+        return 1.0 - (1.0 - p_cards) * (1.0 - p_emit), until

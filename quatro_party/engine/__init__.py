@@ -2,7 +2,11 @@
 
 Start here: :class:`Game` (the state machine), :mod:`.commands` (what can be asked),
 :mod:`.events` (what happened, all public), :mod:`.views` (what each viewer may see),
-:mod:`.rules` (every number of the rules), :mod:`.cards` (deck and text notation).
+:mod:`.rules` (every number of the rules), :mod:`.cards` (deck and text notation),
+:mod:`.state` (the state as plain data), :mod:`.story` (a game's recap and awards). The rules
+themselves live in one module per concern: :mod:`.host` (seats, games, house rules, pause),
+:mod:`.rounds` (sign phase, round, reveal), :mod:`.deal`, :mod:`.exchanges` (swaps and channels),
+:mod:`.calls` and :mod:`.votes`.
 """
 
 from .cards import Card, deck_for, format_cards, is_carre, parse_cards
@@ -12,27 +16,44 @@ from .commands import (
     CallQuatro,
     ChooseEmoji,
     Command,
+    EndGame,
     NewGame,
+    Pause,
     PickSign,
     Ready,
     ReleaseChannel,
     RequestReshuffle,
+    Resume,
     SeatCommand,
     SeatKind,
     SetConnected,
     SetSeatCount,
+    Settings,
     Sit,
     StartGame,
     StartNextRound,
+    StartPractice,
     Swap,
     TakeChannel,
 )
-from .game import Game, Outcome, Phase, RoundEnd, RoundResult
+from .game import ADMISSION, Game, Outcome, Phase, RoundEnd, RoundResult, accepted_in
 from .refusals import Reason, Refusal
-from .rules import DEFAULT_TIMING, SIGNS, WINNING_SCORE, Timing, partner_of, seats_of, team_of
-from .views import reveal_view, seat_view, table_view
+from .rules import DEFAULT_TIMING, SIGNS, WINNING_SCORE, Timing, partner_of, seats_of, team_count, team_of
+from .story import awards, recap
+from .views import house_rules, reveal_view, seat_view, table_view, you_view
 
 __all__ = [
+    "ADMISSION",
+    "EndGame",
+    "Pause",
+    "Resume",
+    "Settings",
+    "StartPractice",
+    "accepted_in",
+    "awards",
+    "house_rules",
+    "recap",
+    "team_count",
     "AnswerVote",
     "CallContre",
     "CallQuatro",
@@ -74,4 +95,5 @@ __all__ = [
     "seats_of",
     "table_view",
     "team_of",
+    "you_view",
 ]

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
-from .rules import RANKS, SUITS, ranks_for
+from .rules import CENTRE_SIZE, HAND_SIZE, RANKS, SUITS, ranks_for
 
 #: One character per rank for the text notation (``10`` is written ``T``).
 RANK_LETTERS: dict[str, str] = {rank: ("T" if rank == "10" else rank) for rank in RANKS}
@@ -116,3 +116,27 @@ def format_cards(cards: Iterable[Card | None]) -> str:
     'TKA'
     """
     return "".join("." if c is None else c.letter for c in cards)
+
+
+def parse_position(text: str, seat_count: int) -> tuple[list[list[Card]], list[Card]]:
+    """The hands and the centre of a position like ``"AAAK QQJJ KKTT JJAT | KQT9"``.
+
+    One 4-card hand per seat in seat order, then ``|`` and the 4 centre places; between them the cards
+    must be exactly the table's deck (R4–R5). Which copy of a rank goes where is fixed (lowest id first).
+    Raises ``ValueError`` for anything else.
+
+    >>> hands, centre = parse_position("AAAA KKKK QQQQ JJJJ | TTTT", 4)
+    >>> format_cards(hands[1]), format_cards(centre)
+    ('KKKK', 'TTTT')
+    """
+    hands_text, bar, centre_text = text.partition("|")
+    hand_texts = hands_text.split()
+    if not bar or len(hand_texts) != seat_count:
+        raise ValueError(f"need {seat_count} hands, then '|' and the centre: {text!r}")
+    deck = deck_for(seat_count)
+    taken: set[int] = set()
+    hands = [parse_cards(h, deck, taken) for h in hand_texts]
+    centre = parse_cards(centre_text, deck, taken)
+    if any(len(h) != HAND_SIZE for h in hands) or len(centre) != CENTRE_SIZE:
+        raise ValueError(f"every hand holds {HAND_SIZE} cards and the centre {CENTRE_SIZE}: {text!r}")
+    return hands, centre

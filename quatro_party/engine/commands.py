@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+#: Who may pause a game: the host, or a restarted host holding its table until the phones are back.
+PAUSED_BY: tuple[str, ...] = ("host", "restart")
+
 
 class SeatKind(str, Enum):
     """R3: who holds a seat."""
@@ -143,6 +146,59 @@ class NewGame:
     """Back to the lobby with the same seats and scores at zero."""
 
 
+@dataclass(frozen=True)
+class StartPractice:
+    """Leave the lobby for a practice round: every duration × 1.5, no point kept, then the lobby again.
+
+    Every seat must be held, as for :class:`StartGame`. The views carry ``practice: true`` until the
+    table is back in the lobby; the game that follows starts at 0–0.
+    """
+
+
+@dataclass(frozen=True)
+class EndGame:
+    """The host ends the game now (sign, play or pause phase, paused or not): the game is over with the
+    scores as they stand; the running round, if any, is dropped unrevealed. The winners are the teams with
+    the best score, if it is above zero. :class:`NewGame` then returns to the lobby as usual."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """House rules for the next game (lobby or over only); a field left ``None`` is not changed.
+
+    ``winning_score`` is one of ``rules.WINNING_SCORES`` (3..10; R34's is 5); ``timer_factor`` one of
+    ``rules.TIMER_FACTORS`` (1, 1.5, 2): every duration of the rules is multiplied by it.
+    """
+
+    winning_score: int | None = None
+    timer_factor: float | None = None
+
+
+@dataclass(frozen=True)
+class Pause:
+    """Stop every clock of the game (sign, play or pause phase): the round clock (R32), the emission
+    cadence (R18), the cooldowns (R15, R21), the vote window (R28), the sign phase (R11) and the pause
+    between rounds. ``by`` is ``"host"`` or ``"restart"`` (the hold a restarted host puts on its table).
+
+    While paused, commands that need running time are refused (``Reason.PAUSED``); seats may still change
+    and connect. A player who leaves (or becomes a bot) while paused is not yet dropped from a vote nor
+    stops waiting for the sign phase: the usual rules (R11, R28) apply to whoever is still away when the
+    pause lifts. Time spent paused never counts toward any duration.
+    """
+
+    by: str = "host"
+
+    def __post_init__(self) -> None:
+        # Who paused is the server's word, never a player's: anything else is the caller's bug.
+        if self.by not in PAUSED_BY:
+            raise ValueError(f"a pause is by one of {PAUSED_BY}, not {self.by!r}")
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Lift the pause: every clock continues from the remaining time it had."""
+
+
 Command = (
     PickSign
     | Ready
@@ -160,4 +216,9 @@ Command = (
     | StartGame
     | StartNextRound
     | NewGame
+    | StartPractice
+    | EndGame
+    | Settings
+    | Pause
+    | Resume
 )

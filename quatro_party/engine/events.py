@@ -196,3 +196,28 @@ class GameStarted(Event):
 @dataclass(frozen=True)
 class BackToLobby(Event):
     pass
+
+
+@dataclass(frozen=True)
+class PracticeStarted(Event):
+    """A practice round begins (every duration × 1.5 at least, no point kept); the lobby follows it."""
+
+
+@dataclass(frozen=True)
+class HouseRulesChanged(Event):
+    """The house rules for the next game: the points to win and the timer factor (durations × factor)."""
+
+    winning_score: int
+    timer_factor: float
+
+
+@dataclass(frozen=True)
+class GamePaused(Event):
+    """Every clock of the game stopped; ``by`` is ``host`` or ``restart``."""
+
+    by: str
+
+
+@dataclass(frozen=True)
+class GameResumed(Event):
+    """The clocks run on from the remaining times they had."""

@@ -26,9 +26,11 @@ from collections.abc import Callable
 from typing import Any
 
 from . import commands as c
+from .commands import SeatKind
 from .events import Event
-from .game import BOT, EMPTY, HUMAN, LOBBY, OVER, PAUSE, PLAY, SIGN, Game, Outcome
+from .game import Game, Outcome
 from .rules import CENTRE_SIZE, DEFAULT_TIMING, SIGNS, Timing
+from .state import Phase
 
 #: What :meth:`RandomPlay.play` calls after every step: ``observer(play, command, outcome)``
 #: (``command`` is ``None`` for a plain :meth:`Game.tick`).
@@ -96,12 +98,12 @@ class RandomPlay:
         if rnd.random() < 0.2:  # the host tries other sizes first (5 is refused, R1), then comes back
             size = game.seat_count
             self.send(c.SetSeatCount(rnd.choice((4, 6, 8))))
-            self.send(c.Sit(0, BOT, "Early bird"))
+            self.send(c.Sit(0, SeatKind.BOT, "Early bird"))
             self.send(c.SetSeatCount(5))
             self.send(c.SetSeatCount(size))
-        kinds = [HUMAN if rnd.random() < share else BOT for _ in range(len(game.seats))]
-        if self.humans is None and HUMAN not in kinds:
-            kinds[rnd.randrange(len(kinds))] = HUMAN
+        kinds = [SeatKind.HUMAN if rnd.random() < share else SeatKind.BOT for _ in range(len(game.seats))]
+        if self.humans is None and SeatKind.HUMAN not in kinds:
+            kinds[rnd.randrange(len(kinds))] = SeatKind.HUMAN
         self.send(c.StartGame())  # refused while seats are empty, unless the seats were kept
         for seat, kind in enumerate(kinds):
             self.send(c.Sit(seat, kind, f"{kind.value.title()} {seat}"))
@@ -109,9 +111,9 @@ class RandomPlay:
 
     def play(self, max_steps: int = 1_000_000, observer: Observer | None = None) -> RandomPlay:
         """Set up (if not yet) and play until the game is over or ``max_steps`` commands were sent."""
-        if self.game.phase is LOBBY and self.steps == 0:
+        if self.game.phase is Phase.LOBBY and self.steps == 0:
             self.setup()
-        while self.game.phase is not OVER and self.steps < max_steps:
+        while self.game.phase is not Phase.OVER and self.steps < max_steps:
             command, out = self.step()
             if observer is not None:
                 observer(self, command, out)
@@ -134,9 +136,8 @@ class RandomPlay:
         if roll < 0.03:  # time jumps to the next deadline (sign timeout, emission, vote, pause end)…
             deadline = game.next_deadline()
             # …but seldom to the void end of a round (R32), or most rounds would be void.
-            if deadline is not None and (
-                deadline != game.phase_ends_at or game.phase is not PLAY or rnd.random() < 0.1
-            ):
+            phase_end = None if game.phase_ends_at is None else game.phase_ends_at + game.lag
+            if deadline is not None and (deadline != phase_end or game.phase is not Phase.PLAY or rnd.random() < 0.1):
                 self.now = max(self.now, deadline)
         elif roll < 0.035:
             self.now += rnd.uniform(5.0, 40.0)
@@ -145,13 +146,17 @@ class RandomPlay:
         if rnd.random() < 0.05:
             return None
         phase = game.phase
-        if phase is PLAY:
+        if game.paused is not None:  # the host resumes soon; meanwhile the table keeps trying (refused: paused)
+            return c.Resume() if rnd.random() < 0.2 else self._play_command() if phase is Phase.PLAY else self._people()
+        if rnd.random() < 0.002 and phase in (Phase.SIGN, Phase.PLAY, Phase.PAUSE):
+            return c.Pause()
+        if phase is Phase.PLAY:
             return self._play_command()
-        if phase is SIGN:
+        if phase is Phase.SIGN:
             return self._sign_command()
-        if phase is PAUSE:
+        if phase is Phase.PAUSE:
             return self._pause_command()
-        if phase is LOBBY:  # after a NewGame
+        if phase is Phase.LOBBY:  # after a NewGame
             return c.StartGame()
         return self._nonsense()
 
@@ -171,12 +176,12 @@ class RandomPlay:
         for _ in range(4):
             seat = self._below(len(seats))
             s = seats[seat]
-            if s.connected or s.kind is BOT:
+            if s.connected or s.kind is SeatKind.BOT:
                 return seat
         return seat
 
     def _human(self) -> int | None:
-        humans = [i for i, s in enumerate(self.game.seats) if s.kind is HUMAN]
+        humans = [i for i, s in enumerate(self.game.seats) if s.kind is SeatKind.HUMAN]
         return self._pick(humans) if humans else None
 
     def _sign_command(self) -> Any:
@@ -186,7 +191,7 @@ class RandomPlay:
         if r < 0.35:
             return c.PickSign(seat, self._pick(SIGNS))
         if r < 0.8:
-            waiting = [i for i, s in enumerate(game.seats) if s.kind is HUMAN and s.connected and not s.ready]
+            waiting = [i for i, s in enumerate(game.seats) if s.kind is SeatKind.HUMAN and s.connected and not s.ready]
             return c.Ready(self._pick(waiting) if waiting else seat)
         if r < 0.9:
             return self._people()
@@ -209,7 +214,7 @@ class RandomPlay:
         if seat is not None and rnd.random() < 0.85:
             return c.SetConnected(seat, not game.seats[seat].connected)
         seat = self._below(game.seat_count)
-        kind = self._pick((HUMAN, BOT))
+        kind = self._pick((SeatKind.HUMAN, SeatKind.BOT))
         return c.Sit(seat, kind, f"{kind.value.title()} {seat}'")
 
     def _play_command(self) -> Any:
@@ -278,7 +283,7 @@ class RandomPlay:
         rnd, game = self.rnd, self.game
         n = game.seat_count
         seat = rnd.randrange(-1, n + 1)  # sometimes no such seat
-        pick = self._below(13)
+        pick = self._below(14)
         other = next(iter(game.seats[(seat + 1) % n].hand), None)
         if pick == 0:
             return c.Swap(seat, other.id if other is not None else 999, rnd.randrange(-1, 5), self._below(40))
@@ -295,15 +300,17 @@ class RandomPlay:
         if pick == 6:
             return c.AnswerVote(seat, rnd.random() < 0.5)
         if pick == 7:
-            return c.Sit(seat, EMPTY, "")
+            return c.Sit(seat, SeatKind.EMPTY, "")
         if pick == 8:
-            return c.Sit(seat, HUMAN, self._pick(("", " ", "x" * 40, "tab\there")))
+            return c.Sit(seat, SeatKind.HUMAN, self._pick(("", " ", "x" * 40, "tab\there")))
         if pick == 9:
-            return c.CallContre(seat, self._pick((None, -1, n // 2, game.team(seat) if 0 <= seat < n else 0)))
+            return c.CallContre(seat, self._pick((None, -1, game.team_count, game.team(seat) if 0 <= seat < n else 0)))
         if pick == 10:
             return c.StartNextRound()
         if pick == 11:
             return c.RequestReshuffle(seat)
+        if pick == 12:  # house rules or a practice during a game, or a resume with nothing paused
+            return self._pick((c.Settings(winning_score=self._pick((2, 3, 11))), c.StartPractice(), c.Resume()))
         return c.TakeChannel(seat)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -37,6 +38,9 @@ class Reason(str, Enum):
     NO_VOTE = "no_vote"
     NOT_A_VOTER = "not_a_voter"  # R28
     ALREADY_ANSWERED = "already_answered"
+    PAUSED = "paused"  # the game is paused: the command needs running time (or it is a second Pause)
+    NOT_PAUSED = "not_paused"  # a Resume while nothing is paused
+    BAD_SETTING = "bad_setting"  # a house rule outside its allowed values
 
 
 @dataclass(frozen=True)
@@ -61,3 +65,25 @@ class Refusal:
             "message": self.message,
             **({"details": self.details} if self.details else {}),
         }
+
+
+def wrong_phase(phase: str, wanted: list[str]) -> Refusal:
+    """A command refused in ``phase`` (only accepted in ``wanted``).
+
+    >>> wrong_phase("lobby", ["play"]).message
+    'not during the lobby phase (only play)'
+    """
+    return Refusal(Reason.WRONG_PHASE, f"not during the {phase} phase (only {' or '.join(wanted)})", {"phase": phase})
+
+
+def waiting(reason: Reason, left: float, what: str) -> Refusal:
+    """An action that must wait ``left`` more seconds; the message rounds *up* to tenths (never "0.0 s
+    left" while still waiting).
+
+    >>> waiting(Reason.SWAP_COOLDOWN, 2.0 - 0.7, "cooldown").message
+    'cooldown, 1.3 s left'
+    """
+    left = round(left, 3)
+    # the inner round() absorbs float noise such as 2.0 - 0.7 = 1.3000000000000003
+    shown = math.ceil(round(left * 10, 6)) / 10
+    return Refusal(reason, f"{what}, {shown:.1f} s left", {"wait": left})

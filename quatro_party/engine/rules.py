@@ -12,6 +12,9 @@ from dataclasses import dataclass, fields
 #: R1 — the table sizes a game may have.
 SEAT_COUNTS: tuple[int, ...] = (4, 6, 8)
 
+#: R1 in words, for messages: "4, 6 or 8".
+SEAT_COUNTS_TEXT = ", ".join(map(str, SEAT_COUNTS[:-1])) + f" or {SEAT_COUNTS[-1]}"
+
 #: R4 — every rank, best first; a table of N seats plays the first N+1.
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
 
@@ -56,6 +59,18 @@ SIGNS: tuple[str, ...] = (
 #: R34 — the first team to this many points wins.
 WINNING_SCORE = 5
 
+#: House rule: the points to win a table may choose instead of R34's (between games only).
+WINNING_SCORES: tuple[int, ...] = tuple(range(3, 11))
+
+#: House rule: every duration of :class:`Timing` may be multiplied by one of these (relaxed timers).
+TIMER_FACTORS: tuple[float, ...] = (1.0, 1.5, 2.0)
+
+#: A practice round runs at this pace (every duration × 1.5) and scores nothing.
+PRACTICE_TIMER_FACTOR = 1.5
+
+#: R3 — the longest player name accepted (characters, after trimming).
+MAX_NAME_LENGTH = 20
+
 
 @dataclass(frozen=True)
 class Timing:
@@ -93,8 +108,17 @@ def ranks_for(seat_count: int) -> tuple[str, ...]:
     ('A', 'K', 'Q', 'J', '10')
     """
     if seat_count not in SEAT_COUNTS:
-        raise ValueError(f"a table has 4, 6 or 8 seats, not {seat_count!r}")
+        raise ValueError(f"a table has {SEAT_COUNTS_TEXT} seats, not {seat_count!r}")
     return RANKS[: seat_count + 1]
+
+
+def team_count(seat_count: int) -> int:
+    """R2: a table of N seats has N/2 teams of two.
+
+    >>> team_count(6)
+    3
+    """
+    return seat_count // 2
 
 
 def partner_of(seat: int, seat_count: int) -> int:
@@ -122,3 +146,12 @@ def seats_of(team: int, seat_count: int) -> tuple[int, int]:
     (2, 5)
     """
     return (team, team + seat_count // 2)
+
+
+def other_teams(team: int, seat_count: int) -> tuple[int, ...]:
+    """R2, R22: every team but ``team`` (at 4 seats, the one opposing team).
+
+    >>> other_teams(1, 8)
+    (0, 2, 3)
+    """
+    return tuple(t for t in range(team_count(seat_count)) if t != team)

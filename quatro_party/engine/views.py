@@ -2,12 +2,25 @@
 
 * :func:`table_view` — what the big screen may show: public facts only (R36).
 * :func:`seat_view` — what one seat's phone (or bot) may see: the table view plus
-  ``"you"``: its own hand, cooldowns and channel choice (R37) and its team's sign (R38).
+  ``"you"``: its own hand, cooldowns and channel choice (R37) and its team's sign (R38);
+  :func:`you_view` builds that part alone.
 * :func:`reveal_view` — what everybody sees after a round ends (R26): all hands,
   carrés and signs of that round. Both other views embed it as ``"result"``.
 
 Views are plain JSON-ready dicts. Durations are given as seconds *remaining*
-from ``now``, so a client needs no shared clock.
+from ``now``, so a client needs no shared clock; while the game is paused they are
+frozen as they stood when the pause began.
+
+Beside the rule state every view carries:
+
+* ``paused`` — ``None``, or ``{"by": "host" | "restart"}`` while every clock stands still;
+* ``practice`` — ``True`` during a practice round (and its pause): it scores nothing;
+* ``house_rules`` — ``{"winning_score": n, "timer_factor": f, "changed": [...]}``, the names of the
+  settings that differ from the rules' defaults (see :func:`house_rules`);
+* ``recap`` and ``awards`` — at game over only (``None`` before): every round's result and how its
+  points were won, and the game's awards (see :mod:`.story`).
+
+The reveal (``result``, after a round has ended only: R39) carries the round's ``story``.
 
 >>> import random
 >>> from quatro_party.engine import Game
@@ -24,11 +37,40 @@ from typing import Any
 from .cards import is_carre
 from .commands import SeatKind
 from .game import Game, Phase
-from .rules import SIGNS, seats_of
+from .rules import SIGNS, TIMER_FACTORS, WINNING_SCORE, partner_of, seats_of, team_count, team_of
+from .story import awards, recap
 
 
 def _left(at: float | None, now: float) -> float | None:
     return None if at is None else round(max(0.0, at - now), 3)
+
+
+def house_rules(game: Game) -> dict[str, Any]:
+    """The house rules in force: ``winning_score``, ``timer_factor`` and ``changed`` (the names of those
+    that differ from the rules' own: R34's 5 points, a factor of 1).
+
+    >>> import random
+    >>> house_rules(Game(4, rng=random.Random(0), winning_score=7))
+    {'winning_score': 7, 'timer_factor': 1.0, 'changed': ['winning_score']}
+    """
+    changed = []
+    if game.winning_score != WINNING_SCORE:
+        changed.append("winning_score")
+    if game.timer_factor != TIMER_FACTORS[0]:
+        changed.append("timer_factor")
+    return {"winning_score": game.winning_score, "timer_factor": float(game.timer_factor), "changed": changed}
+
+
+def _extras(game: Game) -> dict[str, Any]:
+    """The view's keys beside the rule state: pause, practice, house rules, and the recap at game over."""
+    over = game.phase is Phase.OVER
+    return {
+        "paused": None if game.paused is None else {"by": game.paused.by},
+        "practice": game.practice,
+        "house_rules": house_rules(game),
+        "recap": recap(game.results) if over else None,
+        "awards": awards(game.results) if over else None,
+    }
 
 
 def reveal_view(game: Game) -> dict[str, Any] | None:
@@ -38,6 +80,7 @@ def reveal_view(game: Game) -> dict[str, Any] | None:
 
 def table_view(game: Game, now: float) -> dict[str, Any]:
     """R36: the public state, for the big screen. Holds no hand and no sign of the running round."""
+    now = game.clock_at(now)
     vote = game.vote
     clock = _left(game.phase_ends_at, now)
     seats = []
@@ -90,11 +133,13 @@ def table_view(game: Game, now: float) -> dict[str, Any]:
         },
         "result": reveal_view(game) if game.phase in (Phase.PAUSE, Phase.OVER, Phase.SIGN) else None,
         "winners": list(game.winners),
+        **_extras(game),
     }
 
 
-def seat_view(game: Game, seat: int, now: float) -> dict[str, Any]:
-    """R37–R38: what ``seat`` may see: the table view and, under ``"you"``, its private facts.
+def you_view(game: Game, seat: int, now: float) -> dict[str, Any]:
+    """R37–R38: ``seat``'s private facts only (``seat_view(...)["you"]``, without building the table's part):
+    its hand, cooldowns, channel choice and team's sign.
 
     Raises ``IndexError`` for a seat that does not exist.
     """
@@ -103,8 +148,8 @@ def seat_view(game: Game, seat: int, now: float) -> dict[str, Any]:
     s = game.seats[seat]
     team = game.teams[game.team(seat)]
     vote = game.vote
-    view = table_view(game, now)
-    view["you"] = {
+    now = game.clock_at(now)
+    return {
         "seat": seat,
         "team": game.team(seat),
         "partner": game.partner(seat),
@@ -117,6 +162,16 @@ def seat_view(game: Game, seat: int, now: float) -> dict[str, Any]:
         "channel_choice": s.channel_choice,
         "voter": vote is not None and seat in vote.voters and seat not in vote.accepted,
     }
+
+
+def seat_view(game: Game, seat: int, now: float) -> dict[str, Any]:
+    """R37–R38: what ``seat`` may see: the table view and, under ``"you"``, its private facts (:func:`you_view`).
+
+    Raises ``IndexError`` for a seat that does not exist.
+    """
+    you = you_view(game, seat, now)
+    view = table_view(game, now)
+    view["you"] = you
     return view
 
 
@@ -135,10 +190,10 @@ class ViewBuilder:
         self._timing: tuple[Any, dict[str, Any]] | None = None
         self._cards: dict[int, tuple[Any, dict[str, Any]]] = {}
         self._carre: dict[Any, bool] = {}  # seat -> its hand (as cached in _lists) is a carré
-        self._teams_key: tuple | None = None
+        self._teams_key: tuple[Any, ...] | None = None
         self._teams: list[dict[str, Any]] = []
         self._lists: dict[Any, tuple[tuple[int, ...], list[dict[str, Any]], list[Any]]] = {}
-        self._seats_key: tuple | None = None
+        self._seats_key: tuple[Any, ...] | None = None
         self._seats: list[dict[str, Any]] = []
         self._result: tuple[Any, dict[str, Any] | None] = (None, None)
         self._signs = list(SIGNS)
@@ -174,6 +229,7 @@ class ViewBuilder:
     def table_view(self, now: float) -> dict[str, Any]:
         """Equal to :func:`table_view` (shares its unchanged parts with the previous call's)."""
         game = self.game
+        now = game.clock_at(now)
         phase = game.phase
         playing = phase is Phase.PLAY
         timing = game.timing
@@ -207,7 +263,7 @@ class ViewBuilder:
         if self._team_seats[0] != game.seat_count:
             self._team_seats = (
                 game.seat_count,
-                [list(seats_of(t, game.seat_count)) for t in range(game.seat_count // 2)],
+                [list(seats_of(t, game.seat_count)) for t in range(team_count(game.seat_count))],
             )
         team_seats = self._team_seats[1]
         return {
@@ -236,6 +292,7 @@ class ViewBuilder:
             },
             "result": result,
             "winners": list(game.winners),
+            **_extras(game),
         }
 
     def seat_views(self, now: float) -> list[dict[str, Any]]:
@@ -245,11 +302,17 @@ class ViewBuilder:
 
     def seat_view(self, table: dict[str, Any], seat: int, now: float) -> dict[str, Any]:
         """One seat's view, equal to ``seat_view(game, seat, now)``, on top of ``table = self.table_view(now)``."""
+        view = table.copy()
+        view["you"] = self.you_view(seat, now)
+        return view
+
+    def you_view(self, seat: int, now: float) -> dict[str, Any]:
+        """One seat's private part, equal to ``you_view(game, seat, now)`` (needs no table view)."""
         game = self.game
+        now = game.clock_at(now)
         count = game.seat_count
-        half = count // 2
         s = game.seats[seat]
-        team = game.teams[seat % half]
+        team = game.teams[team_of(seat, count)]
         if game.phase is Phase.PLAY:
             cards = self._cards_json(seat, s.hand)
             carre = self._carre[seat]
@@ -257,11 +320,10 @@ class ViewBuilder:
             cards, carre = [], False
         swap_at, channel_at = s.swap_ready_at, s.channel_ready_at
         vote = game.vote
-        view = table.copy()
-        view["you"] = {
+        return {
             "seat": seat,
-            "team": seat % half,
-            "partner": (seat + half) % count,
+            "team": team_of(seat, count),
+            "partner": partner_of(seat, count),
             "hand": cards,
             "has_carre": carre,
             "sign": team.sign,
@@ -272,4 +334,3 @@ class ViewBuilder:
             "channel_choice": s.channel_choice,
             "voter": vote is not None and seat in vote.voters and seat not in vote.accepted,
         }
-        return view

@@ -5,7 +5,8 @@
 * :class:`ServerThread` — the app on a real socket, in a background thread.
 """
 
-from .app import DEFAULTS, create_app, table_of
+from .app import create_app, table_of
+from .config import DEFAULTS
 from .serving import ServerThread
 from .table import Table
 

@@ -19,13 +19,11 @@ class StubBot:
     def __init__(self, seat: int, level: str, rng: random.Random) -> None:
         self.seat, self.level, self.rng = seat, level, rng
         self.view: dict[str, Any] | None = None
-        self.seen_at = 0.0
         self.wake_at: float | None = None
 
     def observe(self, message: dict[str, Any], now: float) -> None:
         if message.get("type") == "state":
             self.view = message["view"]
-            self.seen_at = now
             if self.view.get("phase") == "play" and self.wake_at is None:
                 you = self.view.get("you") or {}
                 self.wake_at = now + max(you.get("swap_wait") or 0.0, 0.0) + self.rng.uniform(0.8, 1.6)

@@ -32,6 +32,7 @@ OUTGOING_LIMIT = 512
 _ids = itertools.count(1)
 _CLOSE = object()
 _RAW = object()  # the rest of a frame the fast path could only half send
+_PING = object()  # a ping, framed by the writer when its turn comes
 #: Non-blocking sends per call (Linux, macOS). Where it is missing (Windows) every frame goes by the writer.
 _DONTWAIT = getattr(socket, "MSG_DONTWAIT", 0)
 
@@ -94,6 +95,9 @@ class Connection:
         sock = getattr(self.ws, "sock", None)
         if sock is None:
             return
+        attach = getattr(sock, "attach", None)
+        if attach is not None:  # a GuardedSocket: its watchdog pings and its flood guard closes through us
+            attach(self)
         try:
             # Nagle + delayed ACK put p99 at ~44 ms on loopback here; with NODELAY ~2 ms (FIELD-NOTES).
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -109,8 +113,20 @@ class Connection:
                 return
             self._enqueue(text)
 
-    def _try_now(self, text: str) -> bool:
-        """Fast path (under ``_lock``, nothing queued): a non-blocking send of the whole frame.
+    def ping(self) -> None:
+        """Send a WebSocket ping, in order with the frames (the watchdog calls it on a quiet socket); never blocks.
+
+        The phone's browser answers it by itself; anything that comes back tells the watchdog the phone is there.
+        """
+        if not self.open or self.ws is None:
+            return
+        with self._lock:
+            if self._pending == 0 and self._try_now(None):
+                return
+            self._enqueue((_PING,))
+
+    def _try_now(self, text: str | None) -> bool:
+        """Fast path (under ``_lock``, nothing queued): a non-blocking send of the whole frame (``None``: a ping).
 
         True when the frame is dealt with (sent, or the socket is dead); a partial send queues
         the rest as raw bytes for the writer, in order.
@@ -120,10 +136,10 @@ class Connection:
         wsproto = getattr(ws, "ws", None)
         if not _DONTWAIT or sock is None or wsproto is None or not getattr(ws, "connected", False):
             return False
-        from wsproto.events import TextMessage
+        from wsproto.events import Ping, TextMessage
 
         try:
-            data = wsproto.send(TextMessage(data=text))  # the frame, compressed if the client asked for it
+            data = wsproto.send(Ping() if text is None else TextMessage(data=text))
         except Exception:
             return False
         try:
@@ -135,7 +151,7 @@ class Connection:
             return True
         if sent < len(data):
             self._enqueue(bytes(data[sent:]), raw=True)
-        elif self.sent_frames is not None:
+        elif self.sent_frames is not None and text is not None:
             self.sent_frames.append(text)
         return True
 
@@ -197,6 +213,10 @@ class Connection:
             try:
                 if isinstance(item, tuple) and item and item[0] is _RAW:
                     ws.sock.sendall(item[1])  # the rest of a frame the fast path started
+                elif isinstance(item, tuple) and item and item[0] is _PING:
+                    from wsproto.events import Ping
+
+                    ws.sock.sendall(ws.ws.send(Ping()))
                 else:
                     ws.send(item)
                     if self.sent_frames is not None:

@@ -2,7 +2,7 @@
 
 The service is ``_http._tcp.local.``, named "Quatro Party on <hostname>", with the
 page path in its TXT record, so LAN browsers and apps that list HTTP services find it.
-Registration probes the network for ~1.6 s (FIELD-NOTES), so :meth:`Advertiser.start`
+Registration probes the network for ~1.6 s (measured on a laptop), so :meth:`Advertiser.start`
 runs it on a background thread; the QR code with the plain IP is what phones rely on.
 """
 

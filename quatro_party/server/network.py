@@ -1,6 +1,6 @@
 """Finding the address phones should use: the LAN IPv4 of this machine.
 
-Phones cannot all resolve ``.local`` names (FIELD-NOTES), so the QR code carries
+Phones cannot all resolve ``.local`` names (Android before 12, private-DNS and VPN apps), so the QR code carries
 ``http://<LAN IP>:<port>/``. A laptop may have several addresses (Wi-Fi, VPN,
 Docker bridges): :func:`candidates` lists them, best guess first, and the
 launcher lets the host pick one with ``--host-ip``.

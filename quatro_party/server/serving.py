@@ -5,20 +5,179 @@ port 0). Werkzeug's ``shutdown()`` does not close open WebSockets (FIELD-NOTES),
 so :meth:`ServerThread.stop` first closes every socket through the table (1001).
 The listening socket is made by :func:`listen`, not by Werkzeug: Werkzeug reports a port in use by
 printing its own message and calling ``sys.exit(1)``, which the launcher could not turn into its own.
+
+Werkzeug's dev server has no header timeout, no connection cap and no idea of a WebSocket's cost, so
+:class:`GuardedServer` and :class:`GuardedHandler` add them (see :mod:`.guard`):
+
+* connections are counted per peer address at ``accept``, before a thread is made for them; a peer over
+  its cap, or banned for flooding, is closed at once;
+* the request line and headers must arrive within :attr:`~.guard.Limits.header_timeout` seconds;
+* a WebSocket's socket is a :class:`~.guard.GuardedSocket` (bytes and frames charged before wsproto parses
+  them), and its handshake loses ``Sec-WebSocket-Extensions``: permessage-deflate is refused, so no frame
+  is ever inflated (an inflating bomb of 65 KB held ~8.5 MiB of host memory each; the host's frames are
+  ~1.5 KB and the Wi-Fi does not miss their compression);
+* after a WebSocket, nothing more is read from the stream nor answered as HTTP.
 """
 
 from __future__ import annotations
 
+import io
 import logging
 import socket
 import threading
+import time
+from collections.abc import Callable
+from typing import Any
 
 from flask import Flask
-from werkzeug.serving import LISTEN_QUEUE, make_server
+from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
 from .app import table_of
+from .guard import TRUSTED_PEERS, Clock, GuardedSocket, Limits, Peers, Watchdog
 
 log = logging.getLogger("quatro.server")
+
+#: Pending connections the kernel keeps for us: a burst of a thousand (a slowloris opening all at once) must
+#: not push an honest phone's connection out of the queue (its SYN would wait a second for a retry).
+LISTEN_BACKLOG = 4096
+
+
+class _Discard(io.RawIOBase):
+    """Where Werkzeug writes after a WebSocket ended: its HTTP response to an upgraded stream is dropped."""
+
+    def __init__(self, real: Any, guard: GuardedSocket) -> None:
+        self._real, self._guard = real, guard
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        if self._guard.upgraded:
+            return len(data)
+        return self._real.write(data)
+
+    def flush(self) -> None:
+        if not self._guard.upgraded:
+            self._real.flush()
+
+
+class _HeaderReader:
+    """Werkzeug's request stream, noting when a line read comes back empty: the peer hung up mid-request.
+
+    ``http.client.parse_headers`` takes the end of the stream for the end of the headers, so a slowloris that
+    hangs up would otherwise be served as a complete request (a thousand hanging up at once: a thousand pages).
+    """
+
+    def __init__(self, raw: Any) -> None:
+        self._raw = raw
+        self.eof = False
+
+    def readline(self, *args: Any) -> bytes:
+        line: bytes = self._raw.readline(*args)
+        if not line:
+            self.eof = True
+        return line
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._raw, name)
+
+
+class GuardedHandler(WSGIRequestHandler):
+    """Werkzeug's handler with a deadline on the headers, a timeout on plain requests and guarded WebSockets."""
+
+    server: GuardedServer
+    _guard: GuardedSocket | None = None
+
+    def setup(self) -> None:
+        super().setup()
+        limits = self.server.limits
+        self.server.watchdog.expect_headers(self.connection)
+        self.connection.settimeout(limits.header_timeout)
+        self.rfile = _HeaderReader(self.rfile)  # type: ignore[assignment]
+
+    def parse_request(self) -> bool:
+        ok = super().parse_request()
+        self.server.watchdog.headers_done(self.connection)
+        if ok and getattr(self.rfile, "eof", False):  # the headers ended with the stream, not a blank line
+            self.close_connection = True
+            return False
+        return ok
+
+    def _peer(self) -> str:
+        return str(self.client_address[0]) if self.client_address else "?"
+
+    def run_wsgi(self) -> None:
+        upgrade = self.headers.get("Upgrade", "").lower() == "websocket"
+        if not upgrade:
+            self.connection.settimeout(self.server.limits.request_timeout)
+            super().run_wsgi()
+            return
+        peer = self._peer()
+        peers = self.server.peers
+        if not peers.open_socket(peer):
+            log.warning("%s: too many sockets from this address, refused", peer)
+            self.close_connection = True
+            self.send_error(429, "Too many connections from this address")
+            return
+        self.connection.settimeout(None)
+        guard = GuardedSocket(self.connection, peer, self.server.limits, self.server.clock, on_flood=self._flooded)
+        self._guard = guard
+        self.server.watchdog.watch(guard)
+        self.wfile = _Discard(self.wfile, guard)  # type: ignore[assignment]
+        self.rfile = io.BytesIO()  # nothing of a WebSocket's stream is ever read as HTTP (Werkzeug drains it)
+        try:
+            super().run_wsgi()
+        finally:
+            self.close_connection = True
+            guard.close()
+            self.server.watchdog.forget(guard)
+            peers.close_socket(peer)
+
+    def _flooded(self, guard: GuardedSocket) -> None:
+        self.server.peers.ban(guard.peer)
+
+    def make_environ(self) -> dict[str, Any]:
+        environ = super().make_environ()
+        if self._guard is not None:
+            environ["werkzeug.socket"] = self._guard
+            # No permessage-deflate: wsproto would inflate a frame without bound before any size check.
+            environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
+        return environ
+
+
+class GuardedServer(ThreadedWSGIServer):
+    """Werkzeug's threaded server, counting connections per peer before it gives them a thread."""
+
+    daemon_threads = True
+
+    def __init__(
+        self, *args: Any, limits: Limits, clock: Clock, trusted: frozenset[str] = TRUSTED_PEERS, **kwargs: Any
+    ) -> None:
+        self.limits, self.clock = limits, clock
+        self.peers = Peers(limits, clock, trusted)
+        self.watchdog = Watchdog(limits, clock)
+        super().__init__(*args, **kwargs)
+
+    def verify_request(self, request: Any, client_address: Any) -> bool:
+        peer = str(client_address[0]) if client_address else "?"
+        why = self.peers.admit(peer)
+        if why is not None:
+            log.info("%s: %s, connection refused", peer, why)
+            return False
+        return True
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.peers.release(str(client_address[0]) if client_address else "?")
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request(request, client_address)
+        except RuntimeError:  # no thread could be started: the connection is not served
+            self.peers.release(str(client_address[0]) if client_address else "?")
+            self.shutdown_request(request)
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -30,7 +189,7 @@ def listen(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # create_server sets SO_REUSEADDR on POSIX only (a restart right after Ctrl-C gets its port back), never on
     # Windows, where it would let a second host share a port the first one is listening on.
-    return socket.create_server((host, port), family=family, backlog=LISTEN_QUEUE)
+    return socket.create_server((host, port), family=family, backlog=LISTEN_BACKLOG)
 
 
 class ServerThread:
@@ -40,15 +199,33 @@ class ServerThread:
     the server keeps its own copy). Either way a port that cannot be had raises ``OSError``.
     """
 
-    def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None) -> None:
+    def __init__(
+        self,
+        app: Flask,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        sock: socket.socket | None = None,
+        limits: Limits | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        trusted: frozenset[str] = TRUSTED_PEERS,
+    ) -> None:
         self.app = app
+        # Pings are ours (guard.Watchdog, monotonic, never blocked by a full send buffer), not simple-websocket's.
+        options = app.config.setdefault("SOCK_SERVER_OPTIONS", {})
+        interval = app.config.setdefault("QUATRO_PING_INTERVAL", options.get("ping_interval"))
+        options["ping_interval"] = None
+        table_config = app.config.get("QUATRO", {})  # the table's own message limit, to stay well above
+        self.limits = (limits or Limits()).fitted(interval, table_config.get("rate"), table_config.get("burst"))
         if sock is None:
             sock = listen(host, port)
         with sock:
             host, port = sock.getsockname()[:2]
             # fd=: Werkzeug serves a duplicate of this socket and never binds one itself.
-            self.server = make_server(host, port, app, threaded=True, fd=sock.fileno())
-        self.server.daemon_threads = True  # type: ignore[attr-defined]  # (threaded=True: a ThreadingMixIn) a stuck socket handler never keeps the process alive
+            self.server = GuardedServer(
+                host, port, app, GuardedHandler, fd=sock.fileno(), limits=self.limits, clock=clock, trusted=trusted
+            )
+        self.server.socket.listen(LISTEN_BACKLOG)  # the duplicate keeps the backlog; say it again to be sure
+        self.server.watchdog.start()
         self.host = host
         self.port: int = self.server.port  # the bound one (port 0: the one the system chose)
         self._thread = threading.Thread(
@@ -65,6 +242,7 @@ class ServerThread:
             table_of(self.app).stop(timeout=timeout / 2)
         except Exception:  # pragma: no cover
             log.exception("stopping the table")
+        self.server.watchdog.stop()
         self.server.shutdown()
         self.server.server_close()
         self._thread.join(timeout)

@@ -19,7 +19,9 @@ from typing import Any
 
 from simple_websocket import Client, ConnectionClosed
 
+from ..engine import table_view
 from .app import create_app, table_of
+from .journal import JournalError
 from .network import lan_ip
 from .serving import ServerThread
 from .table import Table
@@ -42,6 +44,56 @@ class FakeClock:
     def advance(self, seconds: float) -> None:
         with self.lock:
             self.now += seconds
+
+
+class TestingTable(Table):
+    """A :class:`Table` with the hooks tests need; :class:`LiveServer` builds one (config ``table_class``).
+
+    ``set_position`` lines go into the journal of a testing table only, and only a testing table replays them.
+    """
+
+    __test__ = False  # not a pytest test class, whatever its name
+
+    def set_position(self, text: str) -> None:
+        """Lay out the running round's hands and centre (``Game.set_position`` notation,
+        e.g. ``"AAAK QQJJ KKTT JJAT | KQT9"``) on the table thread; every socket and bot then gets
+        its fresh view. Raises ``ValueError`` outside play, like the engine. Journaled (a resumed
+        testing table lays out the same position at the same point)."""
+
+        def apply() -> None:
+            self.game.set_position(text)
+            self._record({"position": text})
+            self._dirty = True
+
+        self.call(apply)
+
+    def _replay_line(self, number: int, kind: str, entry: dict[str, Any]) -> None:
+        if kind != "position":
+            super()._replay_line(number, kind, entry)
+            return
+        try:
+            self.game.set_position(entry["position"])
+        except ValueError as exc:
+            raise JournalError(f"line {number}: {exc}") from exc
+
+    def changed(self) -> None:
+        """After poking at ``table.game`` inside :meth:`call`, send everyone a fresh view.
+
+        Such pokes are not journaled: a table resumed from its journal would not have them."""
+        self.post(setattr, self, "_dirty", True)
+
+    def close_all(self, code: int = 1001, reason: str = "") -> None:
+        """Close every socket (a "network blip"); phones reconnect and resume."""
+        self.call(lambda: self._close_all(code, reason))
+
+    def summary(self) -> dict[str, Any]:
+        """A public snapshot: the table view plus server-level facts (call via :meth:`call`)."""
+        return {
+            "view": table_view(self.game, self._now()),
+            "bots": {s: lv for s, (lv, _, _) in self.bots.items()},
+            "connections": len(self.conns),
+            "held": sorted(self.seat_tokens),
+        }
 
 
 class WsClient:
@@ -191,7 +243,7 @@ class LiveServer:
     """
 
     def __init__(self, public_host: str | None = None, **config: Any) -> None:
-        cfg = {"host_secret": TEST_HOST_SECRET, "seed": 1, **config}
+        cfg = {"host_secret": TEST_HOST_SECRET, "seed": 1, "table_class": TestingTable, **config}
         self.config = cfg
         self.app = create_app(cfg)
         self.thread = ServerThread(self.app, "127.0.0.1", 0).start()
@@ -202,8 +254,10 @@ class LiveServer:
         self.clients: list[WsClient] = []
 
     @property
-    def table(self) -> Table:
-        return table_of(self.app)
+    def table(self) -> TestingTable:
+        table = table_of(self.app)
+        assert isinstance(table, TestingTable)
+        return table
 
     @property
     def host_secret(self) -> str:

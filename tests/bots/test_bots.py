@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from quatro_party.bots import LEVELS, MIN_REACTION, make_bot
+from quatro_party.bots.core import CALL_HOLD
 from quatro_party.engine import Game, Phase, SeatKind, Sit, StartGame, seat_view
 from quatro_party.engine.rules import SIGNS
 from quatro_party.protocol import Action, parse_phone, state_message, to_command
@@ -203,11 +204,11 @@ def _trace_digest(seed: int, levels: list[str], seats: int, exact_views: bool = 
 #: so in the commit. Last recorded when a bot that waits for its rank stopped re-rolling its tie-break dice at
 #: every look (same decisions at that moment, a different stream of dice afterwards).
 DIGESTS_BEFORE_SPEEDUP = {
-    (1, ("hard",) * 4, 8): "6880b25b210d8e4a",
-    (2, ("hard",) * 4, 8): "a3e7a3c3e42d5ac1",
-    (1, ("hard", "normal"), 4): "9f6fa2b6924eae64",
-    (1, ("easy", "normal", "hard"), 6): "fdac7fd5b96920be",
-    (7, ("normal", "easy", "hard", "normal"), 8): "daf01a9c31101477",
+    (1, ("hard",) * 4, 8): "d823a69ca46bea65",
+    (2, ("hard",) * 4, 8): "682f51f0fd456150",
+    (1, ("hard", "normal"), 4): "226b5de8f58e415f",
+    (1, ("easy", "normal", "hard"), 6): "3c3277dbd347448d",
+    (7, ("normal", "easy", "hard", "normal"), 8): "526677d0d7c05fac",
 }
 
 
@@ -442,17 +443,40 @@ def test_r22_human_partner_sign_is_read_against_the_cards_it_keeps(level, calls)
 
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 def test_r22_human_partner_sign_answered_when_a_carre_is_possible(level):
+    """The human partner takes two cards of one rank and keeps them (R6: a carré is possible now), then shows
+    our sign: every level calls Quatro, after its reaction."""
+    from quatro_party.engine import Swap
+
     game = _human_partner_table()
+    # test set-up: two copies of one rank in the partner's hand, the other two in the centre
+    pool = [c for s in game.seats for c in s.hand] + game.centre
+    rank = pool[0].rank
+    same = [c for c in pool if c.rank == rank]
+    rest = [c for c in pool if c.rank != rank]
+    others = sorted(rest, key=lambda c: c.rank)
+    game.seats[2].hand = same[:2] + [others[0], others[-1]]
+    rest = [c for c in rest if c not in game.seats[2].hand]
+    game.centre = same[2:] + rest[:2]
+    rest = rest[2:]
+    for s in (0, 1, 3):
+        game.seats[s].hand, rest = rest[:4], rest[4:]
     bot = make_bot(0, level, random.Random(8))
     feed(bot, game, 0, 0.0)
+    for t in (1.0, 3.5):
+        place = next(p for p, c in enumerate(game.centre) if c.rank == rank)
+        give = next(c for c in game.seats[2].hand if c.rank != rank)
+        out = game.apply(Swap(2, give.id, place, game.centre[place].id), t)
+        assert out.ok
+        feed(bot, game, 0, t, [e.to_json() for e in out.events])
+    assert game.has_carre(2)
     sign = game.teams[0].sign
-    view = seat_view(game, 0, 2.0)
+    view = seat_view(game, 0, 6.0)
     view["seats"][2]["channel"] = {"held": True, "emoji": sign}
     bot.observe(
-        state_message(view, [{"type": "channel_taken", "seat": 2}, {"type": "emitted", "seat": 2, "emoji": sign}]), 2.0
+        state_message(view, [{"type": "channel_taken", "seat": 2}, {"type": "emitted", "seat": 2, "emoji": sign}]), 6.0
     )
-    calls = [(t, m) for t, m in run_bot(bot, 8.0) if m["type"] == "call_quatro"]
-    assert calls and calls[0][0] >= 2.0 + MIN_REACTION
+    calls = [(t, m) for t, m in run_bot(bot, 14.0) if m["type"] == "call_quatro"]
+    assert calls and calls[0][0] >= 6.0 + MIN_REACTION + CALL_HOLD
 
 
 def test_bots_scale_their_delays_with_a_sped_up_table():

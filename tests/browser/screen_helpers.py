@@ -159,3 +159,91 @@ def without_sign_list(raw: str) -> str:
     if isinstance(msg.get("view"), dict):
         assert len(msg["view"].pop("signs", [])) in (0, 24)
     return json.dumps(msg, ensure_ascii=False)
+
+
+#: The screens the big screen must fit (CSS pixels, device pixel ratio): laptops to a 4K TV at no scaling.
+SIZES: list[tuple[int, int, int]] = [
+    (1280, 720, 1),
+    (1366, 768, 1),
+    (1536, 864, 1),
+    (1920, 1080, 1),
+    (2560, 1440, 1),
+    (3840, 2160, 1),
+    (1920, 1080, 2),
+]
+
+#: The layout self-check, run in the page: what lies outside the viewport, overlaps, is cut, or cannot be clicked.
+SELF_CHECK = """() => {
+  const out = [];
+  const W = innerWidth, H = innerHeight;
+  const visible = (e) => {
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height) return false;
+    for (let x = e; x; x = x.parentElement) {
+      const s = getComputedStyle(x);
+      if (s.display === 'none' || s.visibility === 'hidden' || +s.opacity === 0) return false;
+    }
+    return true;
+  };
+  const all = (sel) => [...document.querySelectorAll(sel)].filter(visible);
+  const name = (e) => (e.id ? '#' + e.id : '') + '.' + String(e.className).split(' ').join('.') + ' "' +
+    e.textContent.trim().slice(0, 24) + '"';
+  const de = document.documentElement;
+  if (de.scrollWidth > W || de.scrollHeight > H) out.push('page scrolls: ' + de.scrollWidth + 'x' + de.scrollHeight);
+  // nothing outside the viewport
+  const parts = '#bar > *, .score, .seat, #places .card, .sentence, .notice, #join-url, #qr, button, .pause-row, ' +
+    '.sign-row, .howto, #over, #panel, #paused > *, .story, .recap, #splash .splash-inner, #house';
+  for (const e of all(parts)) {
+    const r = e.getBoundingClientRect();
+    if (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1)
+      out.push('outside: ' + name(e) + ' ' + JSON.stringify([r.left, r.top, r.right, r.bottom].map(Math.round)));
+  }
+  // no text cut
+  const texts = '.seat .name, .score .tname, .score .points, .sentence, .notice, #join-url, button, #clock, #round, ' +
+    '.final .tname, .over-winners, .sign-title, .sign-sub, .ready-count, .pause-count, .voter, #house, .story-row, ' +
+    '.recap-row, .award, #paused h2, #panel h2, #panel label';
+  for (const e of all(texts)) {
+    if (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflow !== 'visible')
+      out.push('cut: ' + name(e));
+    else if (e.scrollWidth > e.clientWidth + 1 && e.matches('button, .seat .name, .score .tname'))
+      out.push('cut: ' + name(e));
+  }
+  for (const e of all('.seat .name'))
+    if (e.scrollHeight > e.clientHeight + 1) out.push('cut (lines): ' + e.textContent);
+  // no unwanted overlap
+  const boxes = (sel) => all(sel).map((e) => [e, e.getBoundingClientRect()]);
+  const meet = (p, q) => p.left < q.right - 2 && q.left < p.right - 2 && p.top < q.bottom - 2 && q.top < p.bottom - 2;
+  const clash = (a, b, label) => {
+    for (const [x, p] of boxes(a)) for (const [y, q] of boxes(b)) {
+      if (x === y || x.contains(y) || y.contains(x)) continue;
+      if (meet(p, q)) out.push('overlap ' + label + ': ' + name(x) + ' / ' + name(y));
+    }
+  };
+  const panelOpen = all('#panel, #paused').length > 0;
+  if (!panelOpen) {
+    clash('.seat', '.seat', 'plates');
+    clash('#centre .sentence, #places, .pause-row > *, .sign-row > *, .sign-title, .sign-sub, .howto, .notice, .story',
+          '.seat, .seat .sign-badge, .seat .caller-badge', 'centre/plates');
+    clash('#over', '.seat', 'game over/plates');
+    clash('#bar > *', '#bar > *', 'top bar');
+    clash('#host-bar > *', '.seat', 'host bar/plates');
+  }
+  // every visible button can be clicked at its centre
+  for (const b of all('button')) {
+    const r = b.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || !(hit === b || b.contains(hit))) out.push('not clickable: ' + name(b) + ' (under ' + (hit ? name(hit) : 'nothing') + ')');
+  }
+  // the centre cards are read from the sofa: rank at least 11 % of the screen's height
+  if (!panelOpen) for (const r of all('#places .card:not(.empty) .rank')) {
+    const h = r.getBoundingClientRect().height;
+    if (h < 0.11 * H - 0.5) out.push('rank too small: ' + Math.round(h) + ' px of ' + H);
+  }
+  return out;
+}"""
+
+
+def self_check(page: Page) -> list[str]:
+    """The layout self-check's findings (empty when the page fits)."""
+    return page.evaluate(SELF_CHECK)

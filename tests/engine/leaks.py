@@ -32,6 +32,15 @@ def card_ids(obj: Any) -> set[int]:
     return found
 
 
+def keys_in(obj: Any) -> set[str]:
+    """Every key of every object anywhere in some JSON."""
+    if isinstance(obj, dict):
+        return set(obj) | {k for v in obj.values() for k in keys_in(v)}
+    if isinstance(obj, list):
+        return {k for v in obj for k in keys_in(v)}
+    return set()
+
+
 def emojis_in(obj: Any) -> set[str]:
     text = json.dumps(obj, ensure_ascii=False)
     return {s for s in SIGNS if s in text}
@@ -46,8 +55,12 @@ def check_view(game: Game, view: dict[str, Any], seat: int | None = None) -> Non
         emoji = s["channel"].pop("emoji")
         assert emoji is None or emoji == game.seats[i].last_emitted  # only what was emitted (R18, R37)
     result = rest.pop("result")
+    recap, awards = rest.pop("recap"), rest.pop("awards")
+    assert (recap is not None) is (awards is not None) is (game.phase is Phase.OVER)  # at game over only
     if game.phase in _SECRET_PHASES:
         assert result is None or result["round"] < game.round  # only a past round's reveal
+        # R39: the running round's record (its story) is in no view until the round has ended
+        assert not {"story", "events", "t"} & keys_in(rest), f"a story leaks: {keys_in(rest)}"
     hand_ids: set[int] = set()
     if seat is not None:
         you = rest["you"]
@@ -63,7 +76,8 @@ def check_view(game: Game, view: dict[str, Any], seat: int | None = None) -> Non
         allowed = {c.id for c in game.centre} | hand_ids
         assert card_ids(rest) <= allowed, f"hidden cards leak: {card_ids(rest) - allowed}"
     else:
-        assert result is not None or game.phase is Phase.LOBBY
+        # a reveal once a round has ended (a game the host ended before any did has none)
+        assert result is not None or game.phase is Phase.LOBBY or (game.phase is Phase.OVER and not game.results)
 
 
 #: Where a public event may carry cards or an emoji before the reveal.
@@ -79,6 +93,7 @@ def check_event(event: Any) -> None:
     if kind == "round_ended":
         return  # the reveal: everything, on purpose
     rest = dict(data)
+    assert not {"story", "events", "t"} & keys_in(rest), data  # R39: a round's story only in its reveal
     for key in _EVENT_CARDS.get(kind, ()):
         rest.pop(key)
     for key in _EVENT_EMOJI.get(kind, ()):

@@ -127,6 +127,9 @@ def kinds_of(events: Iterable[Any]) -> list[str]:
 
 
 def fingerprint(game: Game) -> str:
-    """Everything a game holds, RNG state included, as one comparable string."""
-    state = {k: v for k, v in vars(game).items() if k != "rng"}
+    """Everything a game holds, RNG state included, as one comparable string.
+
+    ``_called_at`` is left out: it is only the time of the call being applied (a Resume reads it).
+    """
+    state = {k: v for k, v in vars(game).items() if k not in ("rng", "_called_at")}
     return repr(sorted(state.items())) + repr(game.rng.getstate())

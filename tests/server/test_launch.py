@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from simple_websocket import ConnectionClosed
 
-from quatro_party.launch import DEFAULT_PORT, _parser, cannot_listen, host_secret_file, load_host_secret
+from quatro_party.launch import DEFAULT_PORT, _parser, cannot_listen, host_secret_file, new_host_secret
 from quatro_party.server.testing import WsClient
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,15 +52,13 @@ def _until_ready(proc: subprocess.Popen[str]) -> str:
     return out
 
 
-def test_host_secret_survives_a_restart(state_dir):
-    """A big screen left open keeps its host controls when the host restarts the launcher."""
-    first = load_host_secret()
-    assert first and len(first) >= 16
-    assert host_secret_file() == state_dir / "host-secret"
-    assert (host_secret_file().stat().st_mode & 0o777) == 0o600  # readable by the host's user only
-    assert load_host_secret() == first
-    host_secret_file().write_text("short")  # a damaged file is replaced, not trusted
-    assert load_host_secret() not in (None, "short", first)
+def test_the_host_secret_is_new_at_each_start_and_kept_nowhere(state_dir):
+    """Whoever read the secret off the TV once does not hold the host controls at the next party."""
+    state_dir.mkdir()
+    host_secret_file().write_text("a secret an earlier version kept")
+    first = new_host_secret()
+    assert first and len(first) >= 16 and not host_secret_file().exists()
+    assert new_host_secret() != first
 
 
 def test_options_and_defaults():

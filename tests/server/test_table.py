@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from quatro_party.protocol import HOST_ACTION_TYPES, PHONE_ACTION_TYPES
 from quatro_party.server.connection import Connection
-from quatro_party.server.table import Table
 from quatro_party.server.testing import FakeClock
+from quatro_party.server.testing import TestingTable as Table
 
 
 def _four_phones_started(live_server_factory: Any) -> tuple[FakeClock, Any, Any, list[Any]]:

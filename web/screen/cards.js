@@ -3,21 +3,28 @@ import { SUIT_RED } from '../shared/teams.js';
 
 export function cardEl(card, size = 'big') {
   const el = document.createElement('div');
-  el.className = `card card-${size}` + (SUIT_RED.has(card.suit) ? ' red' : '');
-  el.dataset.card = String(card.id);
-  el.dataset.rank = card.rank;
-  const rank = document.createElement('span');
-  rank.className = 'rank';
-  rank.textContent = card.rank;
-  const suit = document.createElement('span');
-  suit.className = 'suit';
-  suit.textContent = card.suit;
+  el.className = `card card-${size}`;
   const corner = document.createElement('span');
   corner.className = 'corner';
-  corner.textContent = `${card.rank}${card.suit}`;
+  const rank = document.createElement('span');
+  rank.className = 'rank';
+  const suit = document.createElement('span');
+  suit.className = 'suit';
   el.append(corner, rank, suit);
-  el.setAttribute('aria-label', `${card.rank}${card.suit}`);
+  setCard(el, card);
   return el;
+}
+
+// Show another card on the same node (a centre place keeps its node from state to state).
+export function setCard(el, card) {
+  el.classList.toggle('red', SUIT_RED.has(card.suit));
+  el.classList.remove('empty');
+  el.dataset.card = String(card.id);
+  el.dataset.rank = card.rank;
+  el.children[0].textContent = `${card.rank}${card.suit}`;
+  el.children[1].textContent = card.rank;
+  el.children[2].textContent = card.suit;
+  el.setAttribute('aria-label', `${card.rank}${card.suit}`);
 }
 
 export function emptyPlaceEl() {

@@ -1,4 +1,4 @@
-// Gentle WebAudio cues for the TV: a soft two-note chime for a call, a rising triad for points,
+// Gentle WebAudio cues for the TV: a fanfare for a right call and a buzz for a wrong one, a rising triad for points,
 // a low tick for the last seconds. Muted state is remembered. The AudioContext starts on the first
 // user gesture (browsers refuse sound before one).
 const KEY = 'quatro.screen.muted';
@@ -45,5 +45,8 @@ export function cue(kind) {
   else if (kind === 'point') { tone(523, 0, 0.4, 0.1); tone(659, 0.1, 0.4, 0.1); tone(784, 0.2, 0.6, 0.1); }
   else if (kind === 'win') { [523, 659, 784, 1047].forEach((f, i) => tone(f, i * 0.14, 0.7, 0.1)); }
   else if (kind === 'tick') { tone(440, 0, 0.12, 0.05, 'triangle'); }
+  // A call's verdict: a bright rising fanfare when right, a low falling buzz when wrong (told apart by ear).
+  else if (kind === 'right') { tone(784, 0, 0.25, 0.12); tone(988, 0.1, 0.3, 0.12); tone(1319, 0.22, 0.6, 0.12); }
+  else if (kind === 'wrong') { tone(330, 0, 0.35, 0.08, 'sawtooth'); tone(247, 0.25, 0.6, 0.08, 'sawtooth'); }
   else if (kind === 'start') { tone(392, 0, 0.3, 0.08); tone(587, 0.1, 0.45, 0.08); }
 }

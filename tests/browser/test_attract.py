@@ -1,0 +1,214 @@
+"""The TV's attract loop (web/screen/attract.js) in a harness page, without any game server.
+
+It draws a scripted round that changes over time, stops dead on stop(), ends on Skip, loops, switches language
+at once, and under reduced motion uses fades only: no transform, ever. Screenshots of three frames in both
+languages: ``screenshots/attract-<frame>-<lang>.png``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .teach_helpers import static_server
+
+SIGNATURE = """() => {
+  const box = document.querySelector('.attract');
+  if (!box) return null;
+  const cards = [...box.querySelectorAll('.att-card')].map((c) => `${c.dataset.card}@${c.style.left},${c.style.top}${c.classList.contains('down') ? 'v' : '^'}`);
+  return JSON.stringify({ scene: box.dataset.scene, caption: box.querySelector('.att-caption').textContent,
+    cards: cards.sort(), fx: box.querySelector('.att-fx').innerHTML.length,
+    held: [...box.querySelectorAll('.att-plate.held')].length });
+}"""
+
+NO_TRANSFORMS = """() => {
+  const box = document.querySelector('.attract');
+  const moved = [...box.querySelectorAll('*')].filter((e) => getComputedStyle(e).transform !== 'none')
+    .map((e) => e.className);
+  const animated = document.getAnimations().filter((a) => a.effect && a.effect.getKeyframes()
+    .some((k) => 'transform' in k || 'rotate' in k || 'scale' in k || 'translate' in k)).length;
+  return { moved, animated, animations: document.getAnimations().length };
+}"""
+
+FITS = """() => {
+  const bad = [];
+  const box = document.querySelector('.attract');
+  const area = box.getBoundingClientRect();
+  const texts = '.att-caption, .att-name, .att-team, .att-skip, .att-title, .att-score, .att-phone, .att-bubble';
+  for (const e of box.querySelectorAll(texts + ', .att-sign, .att-burst, .att-card, .att-plate')) {
+    if (e.closest('[hidden]')) continue;
+    const r = e.getBoundingClientRect();
+    const over = e.scrollWidth > e.clientWidth + 1 || (e.scrollHeight > e.clientHeight + 1 && !e.matches('.att-caption'));
+    if (e.matches(texts) && over)
+      bad.push(`overflow: ${e.className} ${e.textContent}`);
+    if (r.left < area.left - 1 || r.right > area.right + 1 || r.top < area.top - 1 || r.bottom > area.bottom + 1)
+      bad.push(`outside: ${e.className} ${e.textContent}`);
+  }
+  const cap = box.querySelector('.att-caption').getBoundingClientRect();
+  const band = box.querySelector('.att-band').getBoundingClientRect();
+  if (cap.top < band.top || cap.bottom > band.bottom) bad.push('caption out of its band');
+  // the title block (title + scores) and the top plate must not meet
+  const top = box.querySelector('.att-top').getBoundingClientRect();
+  const plate = box.querySelector('.att-plate[data-seat="2"]').getBoundingClientRect();
+  if (top.right > plate.left && top.bottom > plate.top) bad.push('title under the top plate');
+  return bad;
+}"""
+
+
+@pytest.fixture(scope="module")
+def site():
+    with static_server() as url:
+        yield url
+
+
+def open_loop(chromium, site, query: str, reduced: bool = False, size=(1920, 1080)):
+    context = chromium.new_context(
+        viewport={"width": size[0], "height": size[1]}, reduced_motion="reduce" if reduced else "no-preference"
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(f"{site}/fixtures/attract.html?{query}")
+    page.wait_for_selector(".attract .att-card")
+    return context, page, errors
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_loop_draws_a_round_that_changes_over_time(chromium, site, lang):
+    context, page, errors = open_loop(chromium, site, f"lang={lang}&speed=4&scene=swap")
+    try:
+        seen = []
+        for _ in range(16):
+            seen.append(page.evaluate(SIGNATURE))
+            page.wait_for_timeout(250)
+        assert len(set(seen)) >= 4, "the drawing hardly changed"
+        # real cards move: some card is drawn at two different places
+        places: dict[str, set[str]] = {}
+        for sig in seen:
+            for card in json.loads(sig)["cards"]:
+                name, _, where = card.partition("@")
+                places.setdefault(name, set()).add(where.rstrip("^v"))
+        assert any(len(p) > 1 for p in places.values())
+        assert {json.loads(s)["scene"] for s in seen} >= {"swap", "channel"}
+        assert page.evaluate("document.querySelector('.attract').lang") == lang
+        assert errors == []
+    finally:
+        context.close()
+
+
+FRAMES = [
+    # (name, scene to start at, what shows the moment, extra wait in ms)
+    ("flash", "channel", ".att-burst", 250),
+    ("quatro", "quatro", ".att-bubble.quatro", 900),
+    ("contre-reveal", "contre", ".att-sign", 900),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_three_frames_in_each_language(chromium, site, screenshot_dir, lang):
+    context, page, errors = open_loop(chromium, site, f"lang={lang}&scene=intro&speed=2")
+    try:
+        for name, scene, marker, wait in FRAMES:
+            page.evaluate(f"window.attract.start('{scene}')")
+            page.wait_for_selector(f".attract {marker}", timeout=8000)
+            page.wait_for_timeout(wait)
+            page.screenshot(path=str(screenshot_dir / f"attract-{name}-{lang}.png"))
+            assert page.evaluate(FITS) == [], name
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_stop_stops_everything_and_skip_ends(chromium, site):
+    context, page, errors = open_loop(chromium, site, "speed=6&scene=swap")
+    try:
+        page.wait_for_timeout(400)
+        assert page.evaluate("document.getAnimations().length + document.querySelectorAll('.att-card').length") > 0
+        page.evaluate(
+            """() => { window.mutations = 0; new MutationObserver((m) => { window.mutations += m.length; })
+                 .observe(document.getElementById('area'), { subtree: true, childList: true, attributes: true,
+                 characterData: true }); window.attract.stop(); }"""
+        )
+        page.wait_for_timeout(1500)  # several scenes' worth at speed 6
+        assert page.evaluate("document.getElementById('area').children.length") == 0
+        assert page.evaluate("window.mutations") == 1  # only the removal itself
+        assert page.evaluate("window.attract.running") is False
+        assert page.evaluate("document.getAnimations().length") == 0
+
+        page.evaluate("window.attract.start()")
+        skip = page.locator(".att-skip")
+        assert skip.is_visible() and skip.inner_text().startswith("Skip")
+        skip.click()
+        assert page.evaluate("window.ended") == 1
+        assert page.evaluate("document.getElementById('area').children.length") == 0
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_the_loop_starts_again_after_the_last_scene(chromium, site):
+    context, page, errors = open_loop(chromium, site, "speed=8&scene=outro")
+    try:
+        assert page.evaluate("window.attract.scene") == "outro"
+        page.wait_for_function("window.attract.scene === 'intro'", timeout=5000)
+        assert page.locator(".att-caption").inner_text().startswith("Teams of two")
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_set_lang_switches_the_words_at_once(chromium, site):
+    context, page, errors = open_loop(chromium, site, "lang=en&scene=quatro")
+    try:
+        page.wait_for_selector(".att-bubble")
+        assert "Quatro!" in page.locator(".att-bubble").inner_text()
+        page.evaluate("window.attract.setLang('fr')")
+        assert page.locator(".att-caption").inner_text().replace("\xa0", " ").startswith("Chloé maintient Quatro !")
+        assert "Quatro !" in page.locator(".att-bubble").inner_text()
+        assert page.locator(".att-skip").inner_text().startswith("Passer")
+        assert page.locator(".att-plate .att-team").first.inner_text() == "Bleu ●"
+        assert errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("how", ["media", "option"])
+def test_reduced_motion_fades_only(chromium, site, how):
+    """Under prefers-reduced-motion (or reducedMotion: true) nothing has a transform and no animation animates
+    one, across every scene; with motion the same scenes do use transforms (so this check can fail)."""
+    query = "speed=3&scene=swap" + ("&reduced=1" if how == "option" else "")
+    context, page, errors = open_loop(chromium, site, query, reduced=how == "media")
+    try:
+        fades = 0
+        for _ in range(40):  # ~ every scene from 'swap' on, sampled every 0.2 s
+            got = page.evaluate(NO_TRANSFORMS)
+            assert got["moved"] == [] and got["animated"] == 0, got
+            fades += got["animations"]
+            page.wait_for_timeout(200)
+        assert fades > 0, "nothing faded either"
+        assert page.evaluate("document.querySelector('.attract').classList.contains('reduced')")
+        assert errors == []
+    finally:
+        context.close()
+
+    context, page, errors = open_loop(chromium, site, "speed=3&scene=swap&reduced=0")
+    try:
+        used = 0
+        for _ in range(20):
+            used += page.evaluate(NO_TRANSFORMS)["animated"]
+            page.wait_for_timeout(200)
+        assert used > 0
+    finally:
+        context.close()
+
+
+def test_text_fits_at_the_full_table_width_too(chromium, site):
+    for size, query in [((1920, 1080), "full=1"), ((1280, 720), "")]:
+        context, page, errors = open_loop(chromium, site, f"lang=fr&scene=decoy&{query}", size=size)
+        try:
+            page.wait_for_selector(".att-burst", timeout=8000)
+            assert page.evaluate(FITS) == [], size
+        finally:
+            context.close()

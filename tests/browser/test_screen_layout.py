@@ -1,0 +1,118 @@
+"""The big screen fits every screen people use, in every phase (issue: laptops to a 4K TV).
+
+At 1280×720, 1366×768, 1536×864, 1920×1080, 2560×1440 and 3840×2160 (device pixel ratio 1), and at 1920×1080
+with DPR 2, through the lobby, the sign phase, play at 8 seats, the reveal, the pause and game over, the layout
+self-check (``screen_helpers.SELF_CHECK``) finds nothing outside the viewport, no unwanted overlap, no cut text,
+every visible button clickable at its centre and the centre cards' rank at least 11 % of the screen's height.
+Screenshots: ``screenshots/layout-<phase>-<W>x<H>@<DPR>.png``.
+Rules cited: R1–R2 (seats around the table), R11 (ready), R22 (a call), R26 (reveal), R34 (game over).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from quatro_party.server.botstub import StubBot
+
+from .screen_helpers import SIZES, ScreenPage, self_check
+
+PUBLIC = "party.test"
+NAMES = {0: "Maximilien-Alexandre", 4: "Wolfgang Amadeus Moz"}
+
+
+class Screens:
+    """One TV page at DPR 1 resized through every size, and one at DPR 2 (1920×1080)."""
+
+    def __init__(self, chromium: Any, url: str) -> None:
+        self.contexts = []
+        self.pages: list[tuple[ScreenPage, list[tuple[int, int, int]]]] = []
+        for dpr in (1, 2):
+            sizes = [s for s in SIZES if s[2] == dpr]
+            context = chromium.new_context(
+                viewport={"width": sizes[0][0], "height": sizes[0][1]}, device_scale_factor=dpr, locale="en-US"
+            )
+            self.contexts.append(context)
+            screen = ScreenPage(context, url)
+            screen.wait("document.body.dataset.phase && document.body.dataset.phase !== 'loading'")
+            self.pages.append((screen, sizes))
+
+    def wait(self, js: str, timeout: float = 10.0) -> None:
+        for screen, _ in self.pages:
+            screen.wait(js, timeout)
+
+    def check(self, phase: str, folder: Any) -> list[str]:
+        """Every size: resize, let the layout settle, self-check, screenshot."""
+        found = []
+        for screen, sizes in self.pages:
+            page = screen.page
+            for w, h, dpr in sizes:
+                page.set_viewport_size({"width": w, "height": h})
+                page.wait_for_function(
+                    f"Math.abs(parseFloat(document.documentElement.style.getPropertyValue('--stage-scale')) - "
+                    f"Math.min({w} / 1920, {h} / 1080)) < 1e-6"
+                )
+                page.wait_for_timeout(450)  # a notice's entrance, a plate's move
+                page.wait_for_function("document.querySelector('#splash').hidden")
+                found += [f"{phase} {w}x{h}@{dpr}: {p}" for p in self_check(page)]
+                page.screenshot(path=str(folder / f"layout-{phase}-{w}x{h}@{dpr}.png"))
+            found += [f"{phase}: page error {e}" for e in screen.errors]
+        return found
+
+    def close(self) -> None:
+        for c in self.contexts:
+            c.close()
+
+
+@pytest.mark.live_server(seats=8, public_host=PUBLIC, bot_factory=StubBot)
+def test_layout_fits_every_screen_in_every_phase(live_server, chromium, screenshot_dir):
+    """R1–R2, R11, R22, R26, R34: the self-check holds at each of the seven screens in each phase."""
+    phones = {seat: live_server.phone() for seat in NAMES}
+    for seat, p in phones.items():
+        p.join(seat, NAMES[seat])
+    host = live_server.screen()
+    for seat in (1, 2):
+        assert host.host("add_bot", seat=seat)["type"] == "ok"
+    screens = Screens(chromium, live_server.screen_url(host=True))
+    problems: list[str] = []
+    try:
+        screens.wait("document.querySelectorAll('.seat.kind-bot').length === 2")
+        problems += screens.check("lobby", screenshot_dir)
+
+        assert host.host("start_game")["type"] == "ok"
+        screens.wait("document.body.dataset.phase === 'sign'")
+        assert phones[4].act("ready")["type"] == "ok"  # seat 0 keeps the sign phase open
+        problems += screens.check("sign", screenshot_dir)
+
+        assert phones[0].act("ready")["type"] == "ok"
+        screens.wait("document.body.dataset.phase === 'play'")
+        problems += screens.check("play-8", screenshot_dir)
+
+        # R22: Maximilien calls Quatro! on his partner Wolfgang, who holds four aces.
+        table = live_server.table
+        table.set_position("KKKQ QQJJ JJTT TT99 AAAA 9988 8877 7766 | 66KQ")
+        phones[0].wait_state(lambda v: v["phase"] == "play" and v["you"]["hand"][0]["rank"] == "K")
+        assert phones[0].act("call_quatro")["type"] == "ok"
+        screens.wait("document.body.dataset.phase === 'pause'")
+        problems += screens.check("reveal", screenshot_dir)
+
+        # The pause between rounds, later: the countdown and the host's "Next round now".
+        screens.wait("document.querySelector('.next-round') !== null")
+        problems += screens.check("pause", screenshot_dir)
+
+        # Game over: Blue at 4, this round's right Quatro! ends the game (R34).
+        assert host.host("next_round")["type"] == "ok"
+        for p in phones.values():
+            p.wait_state(lambda v: v["phase"] == "sign" and v["round"] == 2)
+            p.act("ready")
+        phones[0].wait_state(lambda v: v["phase"] == "play")
+        table.call(lambda: setattr(table.game.teams[0], "score", 4))
+        table.set_position("KKKQ QQJJ JJTT TT99 AAAA 9988 8877 7766 | 66KQ")
+        phones[0].wait_state(lambda v: v["phase"] == "play" and v["you"]["hand"][0]["rank"] == "K")
+        assert phones[0].act("call_quatro")["type"] == "ok"
+        screens.wait("document.body.dataset.phase === 'over'")
+        problems += screens.check("over", screenshot_dir)
+    finally:
+        screens.close()
+    assert problems == [], "\n".join(problems)

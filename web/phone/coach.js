@@ -1,0 +1,385 @@
+// The phone's coach: one short hint at the moment it matters, next to the control it is about, for players who
+// have never played. Each hint shows until dismissed; each device remembers which hints it has seen.
+//
+//   import { createCoach } from './phone/coach.js';
+//   const coach = createCoach({ lang: 'en', anchor: (key) => element or null, root: document.body });
+//   coach.consider(view, previousView, events);   // on every `state` frame (and again on a timer if you like)
+//   coach.setLang('fr');                           // the hint on screen switches at once
+//   coach.reset();                                 // "Show hints again": forget what was seen
+//   coach.dismissAll();                            // "No more hints": mark every hint seen
+//
+// createCoach({ storage = localStorage, lang, anchor, root, now }):
+//   storage  where the seen hints are remembered (key "quatro.coach.seen", a JSON list of hint keys);
+//   lang     'en' or 'fr';
+//   anchor   (key) => the element a hint points at, or null when it is not on screen (the hint then waits).
+//            Keys: 'sign' (the sign picker or its Lock in button), 'hand' (your cards), 'centre' (the four
+//            centre places), 'channel' (Take the channel), 'quatro', 'contre', 'reshuffle', 'vote' (the vote's
+//            Accept/Refuse), 'result' (the reveal's sentence);
+//   root     the element the hint bubble is added to (it is position: fixed, over everything);
+//   now      () => milliseconds, for "nobody has swapped for a while" (default performance.now; tests inject it).
+//
+// consider(view, previousView, events) takes the seat view and the public events of a `state` frame
+// (docs/protocol.md): it computes no rule, it only reads what the view says (phase, you.hand, you.swap_wait,
+// you.sign, you.has_carre, reshuffle, result, timing for the numbers it quotes). Hints, most urgent first:
+//   partner_sign  your partner just flashed your team's sign: hold Quatro!
+//   contre        an opponent keeps flashing the same emoji: if it is their sign, Contre! (or a decoy…)
+//   vote          somebody asks for a reshuffle and you vote: silence means no
+//   sign          the sign phase: everybody sees your flashes; only your partner knows this one means a carré
+//   hand          the first play: your hand and the centre, how to swap (points at the centre)
+//   cooldown      your first swap: the wait between two swaps
+//   channel       take the channel, pick an emoji, it flashes on the TV every N s
+//   reshuffle     nobody has swapped for a while: Reshuffle
+//   one_call      the first reveal: one call ends the round, right or wrong
+// In a practice round (view.practice) every hint is shown again, even on a device that has seen it: that round
+// is there to learn; what is dismissed during it stays dismissed afterwards.
+// A hint shown to the player is "seen" when dismissed, or once it has been on screen for a while and its
+// moment passes; a dismissed hint never comes back on this device until reset().
+
+const STORAGE_KEY = 'quatro.coach.seen';
+const SEEN_AFTER_MS = 4000; // on screen this long, then its moment passed: it counts as seen
+const IDLE_MS = 25000; // nobody swapped for this long in a round: suggest a reshuffle (a coaching choice, no rule)
+
+const TEXT = {
+  en: {
+    got_it: 'Got it',
+    hint: 'Tip',
+    close: 'Close this tip',
+    sign: ({ n }) => 'Pick your team’s sign. Careful: <b>everybody sees your flashes</b>. Only your partner knows that '
+      + `this one means <i>“I have a carré”</i>. <b>Lock in</b> fixes it for you both; <b>Ready</b> starts the round `
+      + `sooner (else in ${n} s).`,
+    hand: 'These are the centre cards; yours are at the bottom. Tap one of yours, then one of these: they swap, '
+      + 'everybody at once, no turns. Collect <b>four of a kind</b>, a carré.',
+    cooldown: ({ n }) => `After a swap you wait ${n} s: the ring around your hand shows it. Then swap again.`,
+    channel: ({ n }) => '<b>Take the channel</b> and pick an emoji: it flashes on the TV at your seat every '
+      + `${n} s while you hold it. Got a carré? Flash your sign, and never call Quatro yourself. Flash other emojis `
+      + 'as decoys.',
+    partner_sign: ({ name, sign }) => `${name} just flashed ${sign}, your sign: they may hold a carré. `
+      + '<b>Hold Quatro!</b> to score.',
+    contre: ({ name, emoji }) => `${name} keeps flashing ${emoji}. If you think it is their sign, hold `
+      + '<b>Contre!</b> and name their team. It may be a decoy!',
+    vote: ({ n }) => `A reshuffle gives everybody new cards. Accept or refuse within ${n} s: `
+      + '<b>silence means no</b>.',
+    reshuffle: 'Nobody wants the centre cards? <b>Reshuffle</b> asks the others for new cards for everybody, once per '
+      + 'round.',
+    one_call: 'One call ends the round, right or wrong. A wrong Quatro gives a point to <b>every other team</b>; '
+      + 'a wrong Contre gives it to the team you accused.',
+  },
+  fr: {
+    got_it: 'Compris',
+    hint: 'Astuce',
+    close: 'Fermer cette astuce',
+    sign: ({ n }) => 'Choisis le signe de ton équipe. Attention&nbsp;: <b>tout le monde voit ce que tu émets</b>. '
+      + 'Seul ton partenaire sait que celui-ci veut dire <i>«&nbsp;j’ai un carré&nbsp;»</i>. <b>Valider</b> le fixe '
+      + `pour vous deux&nbsp;; <b>Prêt</b> lance la manche plus tôt (sinon dans ${n}&nbsp;s).`,
+    hand: 'Voici les cartes du centre&nbsp;; les tiennes sont en bas. Touche une des tiennes, puis une de celles-ci&nbsp;: '
+      + 'elles s’échangent, tous en même temps, sans tour. Réunis <b>quatre cartes du même rang</b>, un carré.',
+    cooldown: ({ n }) => `Après un échange, tu attends ${n}&nbsp;s&nbsp;: l’anneau autour de ta main le montre. `
+      + 'Puis échange à nouveau.',
+    channel: ({ n }) => '<b>Prends la main</b> et choisis un émoji&nbsp;: il clignote sur la télé à ta place toutes '
+      + `les ${n}&nbsp;s tant que tu gardes la main. Un carré&nbsp;? Fais ton signe, et n’annonce jamais Quatro `
+      + 'toi-même. D’autres émojis servent de leurres.',
+    partner_sign: ({ name, sign }) => `${name} vient de faire ${sign}, votre signe&nbsp;: il a peut-être un carré. `
+      + '<b>Maintiens Quatro&nbsp;!</b> pour marquer.',
+    contre: ({ name, emoji }) => `${name} fait sans cesse ${emoji}. Si tu penses que c’est son signe, maintiens `
+      + '<b>Contre&nbsp;!</b> et désigne son équipe. C’est peut-être un leurre&nbsp;!',
+    vote: ({ n }) => `Rebattre donne de nouvelles cartes à tout le monde. Accepte ou refuse dans les ${n}&nbsp;s&nbsp;: `
+      + '<b>sans réponse, c’est non</b>.',
+    reshuffle: 'Plus personne ne veut des cartes du centre&nbsp;? <b>Rebattre</b> demande aux autres de nouvelles cartes '
+      + 'pour tout le monde, une fois par manche.',
+    one_call: 'La première annonce termine la manche, juste ou fausse. Un Quatro faux donne un point à <b>chacune des '
+      + 'autres équipes</b>&nbsp;; un Contre faux le donne à l’équipe accusée.',
+  },
+};
+
+// Most urgent first. `due` says the moment has come; `still` says it has not passed (else the hint goes away).
+// `anchor` names the control it points at.
+const HINTS = [
+  { key: 'partner_sign', anchor: 'quatro', due: (c) => c.play && c.partnerFlashedSign, still: (c) => c.play },
+  { key: 'contre', anchor: 'contre', due: (c) => c.play && c.repeated !== null, still: (c) => c.play },
+  { key: 'vote', anchor: 'vote', due: (c) => c.voting, still: (c) => c.voting },
+  // below its control when there is room: above it lie the emojis the player is about to pick from
+  { key: 'sign', anchor: 'sign', prefer: 'below', due: (c) => c.phase === 'sign' && !c.ready,
+    still: (c) => c.phase === 'sign' },
+  // over the centre, not the hand: the centre is what the hint teaches to look at, and the hand stays free
+  { key: 'hand', anchor: 'centre', due: (c) => c.play && c.hand, still: (c) => c.play },
+  { key: 'cooldown', anchor: 'hand', due: (c) => c.play && c.waiting, still: (c) => c.play },
+  { key: 'channel', anchor: 'channel', due: (c) => c.play && (c.hasCarre || c.seen.has('cooldown')), still: (c) => c.play },
+  { key: 'reshuffle', anchor: 'reshuffle', due: (c) => c.play && c.idle && c.canReshuffle, still: (c) => c.play && c.canReshuffle },
+  { key: 'one_call', anchor: 'result', due: (c) => c.result, still: (c) => c.result },
+];
+
+export const HINT_KEYS = HINTS.map((h) => h.key);
+
+function ensureStyles() {
+  const href = new URL('./coach.css', import.meta.url).href;
+  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) return;
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = href;
+  link.addEventListener('load', () => window.dispatchEvent(new Event('resize')));
+  document.head.append(link);
+}
+
+function readSeen(storage) {
+  try {
+    const list = JSON.parse(storage.getItem(STORAGE_KEY) || '[]');
+    return new Set(Array.isArray(list) ? list.filter((k) => typeof k === 'string') : []);
+  } catch {
+    return new Set(); // a broken entry: coach again rather than fail
+  }
+}
+
+export function createCoach({ storage = globalThis.localStorage, lang = 'en', anchor, root = document.body,
+  now = () => performance.now() } = {}) {
+  let current = lang === 'fr' ? 'fr' : 'en';
+  let seen = readSeen(storage);
+  let practice = null; // the hints seen during the practice round in progress, or null
+  let shown = null; // { key, vars, since, el }
+  let last = null; // the last consider() arguments, to think again after reset()
+  const round = { id: null, emitted: new Map(), lastSwap: null, partnerSign: false };
+
+  function save() {
+    try {
+      storage.setItem(STORAGE_KEY, JSON.stringify([...seen]));
+    } catch {
+      /* storage full or off: the hints are remembered for this page only */
+    }
+  }
+
+  function markSeen(key) {
+    seen.add(key);
+    if (practice) practice.add(key);
+    save();
+  }
+
+  const isSeen = (key) => (practice ? practice.has(key) : seen.has(key));
+
+  function text(key, vars) {
+    const s = (TEXT[current] || TEXT.en)[key];
+    return typeof s === 'function' ? s(vars) : s;
+  }
+
+  // --- what the frames say ------------------------------------------------------------------------------
+  function track(view, events) {
+    const id = `${view.round}`;
+    if (round.id !== id) {
+      round.id = id;
+      round.emitted = new Map();
+      round.lastSwap = null;
+      round.partnerSign = false;
+    }
+    const you = view.you;
+    for (const ev of events || []) {
+      if (ev.type === 'round_opened' || ev.type === 'dealt' || ev.type === 'reshuffled') {
+        round.lastSwap = now();
+        if (ev.type !== 'reshuffled') round.emitted = new Map();
+      } else if (ev.type === 'swapped') {
+        round.lastSwap = now();
+      } else if (ev.type === 'emitted' && you) {
+        if (ev.seat === you.partner && you.sign && ev.emoji === you.sign) round.partnerSign = true;
+        const mine = view.seats && view.seats[ev.seat] && view.seats[ev.seat].team === you.team;
+        if (!mine) {
+          const counts = round.emitted.get(ev.seat) || new Map();
+          counts.set(ev.emoji, (counts.get(ev.emoji) || 0) + 1);
+          round.emitted.set(ev.seat, counts);
+        }
+      }
+    }
+    if (view.phase === 'play' && round.lastSwap === null) round.lastSwap = now();
+  }
+
+  function context(view, previousView) {
+    const you = view.you;
+    const play = view.phase === 'play' && Boolean(you);
+    let repeated = null;
+    for (const [seat, counts] of round.emitted) {
+      for (const [emoji, n] of counts) if (n >= 2) repeated = { seat, emoji };
+    }
+    const mySeat = you && view.seats ? view.seats[you.seat] : null;
+    const reshuffle = view.reshuffle || {};
+    const timing = view.timing || {};
+    const prevWait = previousView && previousView.you ? previousView.you.swap_wait : 0;
+    return {
+      phase: view.phase,
+      play,
+      ready: Boolean(mySeat && mySeat.ready),
+      hand: play && Array.isArray(you.hand) && you.hand.length > 0,
+      waiting: play && (you.swap_wait > 0 || prevWait > 0),
+      hasCarre: play && Boolean(you.has_carre),
+      partnerFlashedSign: round.partnerSign,
+      repeated,
+      voting: Boolean(you && you.voter && reshuffle.vote),
+      idle: play && round.lastSwap !== null && now() - round.lastSwap >= IDLE_MS,
+      canReshuffle: play && !reshuffle.done && !reshuffle.vote && !(reshuffle.next_vote_in > 0),
+      result: Boolean(you && view.result && (view.phase === 'pause' || view.phase === 'over')),
+      seen: { has: isSeen },
+      vars: {
+        n_sign: timing.sign_phase,
+        n_swap: timing.swap_cooldown,
+        n_emit: timing.emission_period,
+        n_vote: timing.vote_length,
+        partner: you && view.seats && view.seats[you.partner] ? view.seats[you.partner].name : '',
+        sign: you ? you.sign : '',
+        repeated,
+        names: (view.seats || []).map((s) => s.name),
+      },
+    };
+  }
+
+  function varsFor(key, c) {
+    const v = c.vars;
+    const num = (x) => (Number.isFinite(x) ? String(Math.round(x * 10) / 10) : '');
+    switch (key) {
+      case 'sign': return { n: num(v.n_sign) };
+      case 'cooldown': return { n: num(v.n_swap) };
+      case 'channel': return { n: num(v.n_emit) };
+      case 'vote': return { n: num(v.n_vote) };
+      case 'partner_sign': return { name: esc(v.partner), sign: esc(v.sign) };
+      case 'contre': return v.repeated ? { name: esc(v.names[v.repeated.seat] || ''), emoji: esc(v.repeated.emoji) } : {};
+      default: return {};
+    }
+  }
+
+  // --- showing ------------------------------------------------------------------------------------------
+  function hide(passed) {
+    if (!shown) return;
+    if (passed && now() - shown.since >= SEEN_AFTER_MS) markSeen(shown.key);
+    shown.el.remove();
+    shown = null;
+  }
+
+  function draw() {
+    if (!shown) return;
+    const { el, key, vars } = shown;
+    el.lang = current;
+    el.querySelector('.coach-label').textContent = text('hint');
+    el.querySelector('.coach-text').innerHTML = text(key, vars);
+    const ok = el.querySelector('.coach-ok');
+    ok.textContent = text('got_it');
+    el.querySelector('.coach-x').setAttribute('aria-label', text('close'));
+    place();
+  }
+
+  function place() {
+    if (!shown) return;
+    const target = anchor(shown.anchor);
+    const { el } = shown;
+    if (!target || !target.isConnected || target.getClientRects().length === 0) {
+      el.hidden = true;
+      return;
+    }
+    el.hidden = false;
+    const vw = document.documentElement.clientWidth;
+    const vh = window.innerHeight;
+    const margin = 8;
+    el.style.maxWidth = `${Math.min(340, vw - 2 * margin)}px`;
+    el.style.left = '0px';
+    el.style.top = '0px';
+    const r = target.getBoundingClientRect();
+    const w = el.offsetWidth;
+    const h = el.offsetHeight;
+    const above = r.top - margin;
+    const below = vh - r.bottom - margin;
+    let top;
+    let side;
+    if (shown.prefer === 'below' && below >= h + 10) { top = r.bottom + 10; side = 'below'; }
+    else if (above >= h + 10) { top = r.top - h - 10; side = 'above'; }
+    else if (below >= h + 10) { top = r.bottom + 10; side = 'below'; }
+    else { // no room on either side (a large control): over its far edge, never off the screen
+      side = above > below ? 'above' : 'below';
+      top = side === 'above' ? Math.max(margin, r.top - h - 10) : Math.min(vh - h - margin, r.bottom + 10);
+    }
+    const cx = r.left + r.width / 2;
+    const left = Math.min(Math.max(margin, cx - w / 2), vw - w - margin);
+    el.style.left = `${Math.round(left)}px`;
+    el.style.top = `${Math.round(Math.max(margin, Math.min(top, vh - h - margin)))}px`;
+    el.dataset.side = side;
+    el.style.setProperty('--arrow-x', `${Math.round(Math.min(Math.max(18, cx - left), w - 18))}px`);
+  }
+
+  function show(hint, vars) {
+    ensureStyles();
+    const el = document.createElement('div');
+    el.className = 'coach';
+    el.setAttribute('role', 'note');
+    el.setAttribute('aria-live', 'polite');
+    el.dataset.hint = hint.key;
+    el.innerHTML = '<div class="coach-head"><span class="coach-label"></span>'
+      + '<button type="button" class="coach-x">✕</button></div><p class="coach-text"></p>'
+      + '<div class="coach-actions"><button type="button" class="coach-ok"></button></div>';
+    const dismiss = () => {
+      markSeen(hint.key);
+      hide(false); // the next hint waits for the next frame: one at a time, with a breath between
+    };
+    el.querySelector('.coach-ok').addEventListener('click', dismiss);
+    el.querySelector('.coach-x').addEventListener('click', dismiss);
+    root.append(el);
+    shown = { key: hint.key, anchor: hint.anchor, prefer: hint.prefer, vars, since: now(), el };
+    draw();
+    // its size settles when the stylesheet (linked on first use) or a font arrives: place it again then
+    if (typeof ResizeObserver === 'function') {
+      const watch = new ResizeObserver(() => { if (shown && shown.el === el) place(); else watch.disconnect(); });
+      watch.observe(el);
+    }
+  }
+
+  function onResize() { place(); }
+  window.addEventListener('resize', onResize);
+
+  const api = {
+    consider(view, previousView = null, events = []) {
+      if (!view) return null;
+      last = [view, previousView, []]; // events are counted once; a re-think must not count them again
+      if (view.practice && !practice) practice = new Set();
+      else if (!view.practice && practice) practice = null;
+      track(view, events);
+      const c = context(view, previousView);
+      if (shown) {
+        const hint = HINTS.find((h) => h.key === shown.key);
+        if (!hint.still(c)) hide(true);
+      }
+      const due = HINTS.find((h) => !isSeen(h.key) && h.due(c) && anchor(h.anchor));
+      if (due && (!shown || (due.key !== shown.key && HINTS.indexOf(due) < HINTS.findIndex((h) => h.key === shown.key)))) {
+        // something more urgent (your partner's sign) takes the place of a calmer hint, which may come back
+        hide(true);
+        show(due, varsFor(due.key, c));
+      } else if (shown) {
+        const fresh = varsFor(shown.key, c);
+        if (JSON.stringify(fresh) !== JSON.stringify(shown.vars)) {
+          shown.vars = fresh;
+          draw();
+        } else {
+          place();
+        }
+      }
+      return shown ? shown.key : null;
+    },
+    setLang(next) {
+      current = next === 'fr' ? 'fr' : 'en';
+      draw();
+    },
+    reset() {
+      hide(false);
+      seen = new Set();
+      if (practice) practice = new Set();
+      try {
+        storage.removeItem(STORAGE_KEY);
+      } catch {
+        /* nothing remembered anyway */
+      }
+      round.id = null;
+      if (last) api.consider(...last);
+    },
+    dismissAll() {
+      HINTS.forEach((h) => { seen.add(h.key); if (practice) practice.add(h.key); });
+      save();
+      hide(false);
+    },
+    get showing() { return shown ? shown.key : null; },
+  };
+  return api;
+}
+
+function esc(s) {
+  return String(s ?? '').replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}

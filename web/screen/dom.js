@@ -1,0 +1,74 @@
+// Small DOM helpers of the big screen: building nodes, sentences with coloured team shapes, and "patch only
+// what changed" (each part of the page remembers the signature of the data it last drew).
+import { TEAM_SHAPES, TEAM_NAMES, teamLabel } from '../shared/teams.js';
+import { language } from '../shared/i18n.js';
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+
+export function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  return e;
+}
+
+export function button(label, onClick, cls = '') {
+  const b = el('button', cls, label);
+  b.type = 'button';
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+export const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+// Redraw `node` with `draw(node)` only when `sig` differs from what it last drew; returns whether it drew.
+// The signature is the data the part shows: the same data leaves its nodes (and their animations) alone.
+export function patch(node, sig, draw) {
+  if (node.__sig === sig) return false;
+  node.__sig = sig;
+  draw(node);
+  return true;
+}
+
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+export const teamName = (team) => teamLabel(team, language()).replace(' ', '\u00a0'); // never split "Blue ●"
+export const teamWord = (team) => (TEAM_NAMES[language()] || TEAM_NAMES.en)[team];
+
+// A sentence as nodes, with each team label ("Blue\u00a0●") wrapped so that its shape wears the team's colour:
+// the words stay the same (textContent is unchanged), only the shape is painted. Team labels carry a no-break
+// space that players' names do not, so a name is never mistaken for one.
+export function teamText(text) {
+  const frag = document.createDocumentFragment();
+  const labels = TEAM_SHAPES.map((_, team) => teamName(team));
+  let rest = String(text);
+  while (rest) {
+    let at = -1;
+    let team = -1;
+    labels.forEach((label, i) => {
+      const k = rest.indexOf(label);
+      if (k >= 0 && (at < 0 || k < at)) { at = k; team = i; }
+    });
+    if (at < 0) { frag.append(rest); break; }
+    if (at > 0) frag.append(rest.slice(0, at));
+    const label = labels[team];
+    const shape = TEAM_SHAPES[team];
+    const span = el('span', `team-label team-${team}`, label.slice(0, label.length - shape.length));
+    span.append(el('span', 'shape', shape));
+    frag.append(span);
+    rest = rest.slice(at + label.length);
+  }
+  return frag;
+}
+
+export function joinList(items, and) {
+  if (items.length <= 1) return items.join('');
+  return items.slice(0, -1).join(', ') + and + items[items.length - 1];
+}
+
+export function fmtClock(s) {
+  const whole = Math.max(0, Math.ceil(s - 1e-6));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}

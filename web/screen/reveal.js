@@ -1,0 +1,102 @@
+// The reveal (R26) and the game's end (R34–R35): one sentence telling the room what happened and who scored,
+// the countdown to the next round, and the game-over box with the final scores.
+import { TEAM_SHAPES } from '../shared/teams.js';
+import { language } from '../shared/i18n.js';
+import { el, patch, teamText, teamName, teamWord, joinList } from './dom.js';
+import { store, seatName, timing } from './state.js';
+import { t } from './strings.js';
+
+function fourOf(hand) {
+  const counts = {};
+  for (const c of hand || []) counts[c.rank] = (counts[c.rank] || 0) + 1;
+  return Object.keys(counts).find((r) => counts[r] >= 4) || null;
+}
+
+// A duration as the rules state it at this table (the view's timing), in words: "3 minutes", "90 seconds".
+export function durationWords(seconds) {
+  const s = Math.round(seconds);
+  if (s >= 60 && s % 60 === 0) return t('minutes', { n: s / 60 });
+  return t('seconds', { n: s });
+}
+
+// One sentence telling the room what happened and who scored (R22, R24, R32).
+export function resultSentence(r) {
+  const and = t('and');
+  const scorers = joinList((r.scorers || []).map((team) => t('team', { team: teamName(team) })), and);
+  if (r.end === 'void') return t('res_void', { length: durationWords(timing().round_length || 0) });
+  if (r.end === 'quatro') {
+    const rank = fourOf(r.hands[r.target]);
+    const what = rank ? t('four_of', { rank }) : t('no_carre');
+    return t('res_quatro', { caller: seatName(r.caller), target: seatName(r.target), what, scorers });
+  }
+  // Contre: the accused team is `target`.
+  const members = store.view.seats.filter((s) => s.team === r.target).map((s) => s.seat);
+  let what = t('no_carre');
+  for (const seat of members) {
+    const rank = fourOf(r.hands[seat]);
+    if (rank) { what = t('has_four', { name: seatName(seat), what: t('four_of', { rank }) }); break; }
+  }
+  return t('res_contre', { caller: seatName(r.caller), team: teamName(r.target), what, scorers });
+}
+
+export function revealMiddle() {
+  const r = store.view.result;
+  const text = resultSentence(r);
+  return {
+    sig: `reveal|${r.round}|${text}`,
+    draw(node) {
+      const sentence = el('p', `sentence end-${r.end}`);
+      sentence.append(teamText(text));
+      node.append(sentence);
+    },
+  };
+}
+
+// The corner of the pause: the host's "Next round now" (the countdown itself is the top bar's clock).
+export function pauseCorner(next, extra = []) {
+  const buttons = [next, ...extra].filter(Boolean);
+  if (!buttons.length) return null;
+  return {
+    sig: `pause|${buttons.map((b) => b.label).join('|')}`,
+    draw(node) {
+      const row = el('div', 'pause-row');
+      for (const b of buttons) row.append(b.node());
+      node.append(row);
+    },
+  };
+}
+
+// `newGame`: the host's "New game" button node factory, or null.
+export function renderOver(box, newGame) {
+  const view = store.view;
+  box.hidden = view.phase !== 'over';
+  const winners = view.winners || [];
+  const sig = view.phase !== 'over' ? '' :
+    JSON.stringify([winners, view.teams.map((x) => x.score), view.result && view.result.round, language(), !!newGame,
+      view.recap ? 1 : 0, view.awards ? view.awards.length : 0]);
+  patch(box, sig, () => {
+    box.replaceChildren();
+    if (view.phase !== 'over') return;
+    box.append(el('div', 'over-title', t('over_title')));
+    if (view.result) {
+      const last = el('p', 'over-last');
+      last.append(teamText(resultSentence(view.result)));
+      box.append(last);
+    }
+    const names = joinList(winners.map((w) => teamName(w)), t('and'));
+    const head = el('h2', 'over-winners');
+    head.append(teamText(winners.length > 1 ? t('wins_many', { teams: names }) : t('wins_one', { teams: names })));
+    box.append(head);
+    const list = el('div', 'final-scores');
+    const sorted = [...view.teams].sort((a, b) => b.score - a.score);
+    for (const team of sorted) {
+      const row = el('div', `final team-${team.team}` + (winners.includes(team.team) ? ' winner' : ''));
+      row.append(el('span', 'shape', TEAM_SHAPES[team.team]), el('span', 'tname', teamWord(team.team)),
+        el('span', 'members', view.seats.filter((s) => s.team === team.team).map((s) => s.name).join(' · ')),
+        el('span', 'points', String(team.score)));
+      list.append(row);
+    }
+    box.append(list);
+    if (newGame) box.append(newGame());
+  });
+}
