@@ -52,6 +52,16 @@ def chromium() -> Iterator[object]:
         pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium fonts-noto-color-emoji")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        # The host's Content-Security-Policy forbids eval, and Playwright's wait_for_function("…") evaluates its
+        # text in the page: test contexts bypass the CSP unless they ask otherwise. The pages are checked under
+        # the real CSP by tests/browser/test_hardening_csp.py.
+        real_new_context = browser.new_context
+
+        def new_context(**kwargs: object) -> object:
+            kwargs.setdefault("bypass_csp", True)
+            return real_new_context(**kwargs)
+
+        browser.new_context = new_context  # type: ignore[method-assign]
         yield browser
         browser.close()
 
