@@ -28,6 +28,7 @@ from enum import Enum
 from typing import Any
 
 from .engine import commands as c
+from .engine import rules
 from .engine.refusals import Reason, Refusal
 
 #: Larger client messages are refused unread.
@@ -37,9 +38,9 @@ MAX_ID_LENGTH = 40
 #: Bot levels a host may choose.
 BOT_LEVELS = ("easy", "normal", "hard")
 LANGUAGES = ("en", "fr")
-#: House rules the host may choose between games: points to win (the rule says 5), and every duration × factor.
-WINNING_SCORES = (3, 10)
-TIMER_FACTORS = (1, 1.5, 2)
+#: House rules the host may choose between games (the engine's own ranges): points to win, every duration × factor.
+WINNING_SCORES = (min(rules.WINNING_SCORES), max(rules.WINNING_SCORES))
+TIMER_FACTORS = rules.TIMER_FACTORS
 
 
 class ErrorCode(str, Enum):
@@ -226,6 +227,10 @@ def _settings_fields(m: dict[str, Any]) -> dict[str, Any]:
         fields["bot_level"] = _choice(m, "bot_level", BOT_LEVELS)
     if "language" in m:
         fields["language"] = _choice(m, "language", LANGUAGES)
+    if "winning_score" in m:
+        fields["winning_score"] = _int(m, "winning_score", *WINNING_SCORES)
+    if "timer_factor" in m:
+        fields["timer_factor"] = _timer_factor(m)
     return fields
 
 
@@ -278,6 +283,10 @@ _HOST_ACTIONS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "next_round": lambda m: {},
     "new_game": lambda m: {},
     "settings": _settings_fields,
+    "pause": lambda m: {},
+    "resume": lambda m: {},
+    "end_game": lambda m: {},
+    "start_practice": lambda m: {},
     "replace_with_bot": lambda m: {
         "seat": _int(m, "seat", 0, 7),
         "level": _choice(m, "level", BOT_LEVELS) if m.get("level") is not None else None,

@@ -18,7 +18,7 @@ TEXT = {".py", ".js", ".mjs", ".html", ".css", ".md", ".txt", ".json", ".toml", 
 # Written in two parts so that this file does not match itself.
 ISSUE = re.compile(r"\bissue" + r"s?\s*(?:no\.?\s*)?#?\d+", re.IGNORECASE)
 OUTSIDE_NAMES = re.compile(r"\bFIELD" + r"[-_ ]NOTES\b|/work" + r"/|/home/\w|[A-Z]:\\\\Users", re.IGNORECASE)
-DOC_NAME = re.compile(r"\b([A-Za-z][\w-]*\.md)\b")
+DOC_NAME = re.compile(r"(?<![\w.-])([A-Za-z][\w.-]*\.md)\b")
 RELATIVE = re.compile(r"""(?<![\w.])((?:\.\./)+[\w./-]*)""")
 
 

@@ -40,7 +40,7 @@ from .game import ADMISSION, Game, Outcome, Phase, RoundEnd, RoundResult, accept
 from .refusals import Reason, Refusal
 from .rules import DEFAULT_TIMING, SIGNS, WINNING_SCORE, Timing, partner_of, seats_of, team_count, team_of
 from .story import awards, recap
-from .views import house_rules, reveal_view, seat_view, table_view
+from .views import house_rules, reveal_view, seat_view, table_view, you_view
 
 __all__ = [
     "ADMISSION",
@@ -95,4 +95,5 @@ __all__ = [
     "seats_of",
     "table_view",
     "team_of",
+    "you_view",
 ]

@@ -76,7 +76,7 @@ def release_channel(game: Game, c: ReleaseChannel, events: list[ev.Event]) -> Re
         s.next_emission_at = None
         game._emission_moved(c.seat)
     # R19: a released channel shows nothing; without this a re-taken channel with no choice
-    # would still show its old emoji on every screen. ``last_emission_at`` stays (R18's 5 s).
+    # would still show its old emoji on every screen. ``last_emission_at`` stays (R18's period).
     s.last_emitted = None
     s.channel_ready_at = game.now + game.timing.channel_cooldown
     events.append(ev.ChannelReleased(c.seat))
@@ -85,7 +85,7 @@ def release_channel(game: Game, c: ReleaseChannel, events: list[ev.Event]) -> Re
 
 
 def choose_emoji(game: Game, c: ChooseEmoji, events: list[ev.Event]) -> Refusal | None:
-    """R18–R20: what the held channel emits: at once, or at the next 5 s mark after the last emission."""
+    """R18–R20: what the held channel emits: at once, or one emission period after the last emission."""
     s = game.seats[c.seat]
     if c.emoji not in SIGNS:
         return Refusal(Reason.UNKNOWN_SIGN, "pick one of the 24 emojis")

@@ -16,13 +16,15 @@ calls give the same game, event for event.
       ▲                                   ▲                                           │
       │                                   └────── pause ◀── a call (R26), or 3 minutes ┘
       │                                             │        of play (R32)
-      └── NewGame (any phase) ◀── over ◀────────────┘ a team reached the winning score (R34),
+      └── NewGame (from any other) ◀── over ◀───────┘ a team reached the winning score (R34),
                                         or the host's EndGame; after a practice round the
                                         pause leads back to the lobby.
 
 Which commands each phase accepts is one table, :data:`ADMISSION` (see :func:`accepted_in`); a
 command sent in another phase is refused ``wrong_phase`` before its handler runs. The phase changes
-in one place, :meth:`Game._enter`, which also sets the phase's deadline.
+in one place, :meth:`Game._enter`, which also sets the phase's deadline. The handlers live with their
+rules: :mod:`.host` (seats, games, house rules, pause), :mod:`.rounds` (the sign phase, the round's
+end), :mod:`.deal`, :mod:`.exchanges` (swaps, channels), :mod:`.calls` and :mod:`.votes`.
 
 **Deadlines.** Everything timed is a deadline on the game's clock: the end of the sign phase (R11),
 of the round (R32) and of the pause between rounds, each seat's next emission (R18), the end of a
@@ -40,10 +42,14 @@ usual rules apply to whoever is still away. That is also how a restarted host re
 applying a rule to the restart itself: it replays its journal, holds the game with ``Pause(by="restart")``
 while every phone is away, and resumes once they are back (or its grace period is over).
 
+**The record.** Every public fact of a round (channel takes and releases, emissions, swaps, a carré
+forming, the call) is kept with its time in :attr:`Game.record`; it is revealed as the round's story
+only once the round has ended (R39), and the ended rounds make the game's recap and awards (:mod:`.story`).
+
 **Refusals are returned, not raised.** A refused command is a normal part of play: a bot game meets
-about 180 of them (mostly R16's "card taken"), and a phone shows each one to its player. Every check
-is made before any change, so a refused command changes nothing. Only a caller's bug (an object that
-is not a command) raises.
+about 180 of them (mostly R16's "card taken"), a phone shows each one to its player, and building a
+refusal costs a fraction of raising and catching an exception. Every check is made before any change,
+so a refused command changes nothing. Only a caller's bug (an object that is not a command) raises.
 
 >>> import random
 >>> from quatro_party.engine import Game, Sit, SeatKind, StartGame

@@ -144,15 +144,8 @@ def end_game(game: Game, c: EndGame, events: list[ev.Event]) -> Refusal | None:
         return None
     if game.vote is not None:
         votes.end_vote(game, False, "round_over", events)
-    if game.phase is not Phase.PAUSE:  # a round not yet ended is dropped, never revealed (R39)
-        for s in game.seats:
-            s.hand, s.channel_held, s.channel_choice, s.last_emitted, s.next_emission_at = [], False, None, None, None
-        game.centre, game.record = [], []
-    scores = game.scores()
-    best = max(scores)
-    game._enter(Phase.OVER)
-    game.winners = tuple(i for i, score in enumerate(scores) if score == best) if best > 0 else ()
-    events.append(ev.GameOver(game.winners, scores))
+    rounds.clear_round(game)  # a round not yet ended is dropped, never revealed (R39)
+    rounds.game_over(game, events)
     return None
 
 

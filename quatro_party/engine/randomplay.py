@@ -283,7 +283,7 @@ class RandomPlay:
         rnd, game = self.rnd, self.game
         n = game.seat_count
         seat = rnd.randrange(-1, n + 1)  # sometimes no such seat
-        pick = self._below(13)
+        pick = self._below(14)
         other = next(iter(game.seats[(seat + 1) % n].hand), None)
         if pick == 0:
             return c.Swap(seat, other.id if other is not None else 999, rnd.randrange(-1, 5), self._below(40))
@@ -309,6 +309,8 @@ class RandomPlay:
             return c.StartNextRound()
         if pick == 11:
             return c.RequestReshuffle(seat)
+        if pick == 12:  # house rules or a practice during a game, or a resume with nothing paused
+            return self._pick((c.Settings(winning_score=self._pick((2, 3, 11))), c.StartPractice(), c.Resume()))
         return c.TakeChannel(seat)
 
 

@@ -21,13 +21,9 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def open_sign_phase(game: Game, events: list[ev.Event]) -> None:
-    """R8: a new round's sign phase; last round's signs become the ones a team may not pick (R10)."""
-    game.round += 1
-    for t in game.teams:
-        t.last_sign = t.sign if t.sign is not None else t.last_sign
-        t.sign = None
-        t.random_sign = False
+def clear_round(game: Game) -> None:
+    """Nothing of a round is left on the table: no hand, no centre, no channel, no cooldown, no vote, no
+    record (the reveal, if any, stays)."""
     for s in game.seats:
         s.ready = False
         s.hand = []
@@ -39,9 +35,19 @@ def open_sign_phase(game: Game, events: list[ev.Event]) -> None:
         s.swap_ready_at = s.channel_ready_at = float("-inf")
     game.centre = []
     game.vote = None
-    game.reshuffled = False
+    game.reshuffled = False  # R29: one reshuffle per round
     game.redeals = 0
     game.record = []
+
+
+def open_sign_phase(game: Game, events: list[ev.Event]) -> None:
+    """R8: a new round's sign phase; last round's signs become the ones a team may not pick (R10)."""
+    game.round += 1
+    for t in game.teams:
+        t.last_sign = t.sign if t.sign is not None else t.last_sign
+        t.sign = None
+        t.random_sign = False
+    clear_round(game)
     game._enter(Phase.SIGN, game.timing.sign_phase)
     events.append(ev.SignPhaseOpened(game.round))
     open_if_all_ready(game, events)
@@ -112,14 +118,20 @@ def end_round(
     )
     game.results.append(game.result)
     events.append(ev.RoundEnded(game.result))
-    best = max(scores)
-    if best >= game.winning_score:  # R34–R35
-        game._enter(Phase.OVER)
-        game.winners = tuple(i for i, t in enumerate(game.teams) if t.score == best)
-        events.append(ev.GameOver(game.winners, scores))
+    if max(scores) >= game.winning_score:  # R34
+        game_over(game, events)
     else:
         game._enter(Phase.PAUSE, game.timing.pause_length)
         events.append(ev.PauseOpened(game.timing.pause_length))
+
+
+def game_over(game: Game, events: list[ev.Event]) -> None:
+    """R34–R35: the game is over; the teams with the best score win together (none while it is 0)."""
+    scores = game.scores()
+    best = max(scores)
+    game._enter(Phase.OVER)
+    game.winners = tuple(t for t, score in enumerate(scores) if score == best) if best > 0 else ()
+    events.append(ev.GameOver(game.winners, scores))
 
 
 def time_up(game: Game, events: list[ev.Event]) -> None:
@@ -148,15 +160,9 @@ def back_to_lobby(game: Game, events: list[ev.Event]) -> None:
     """
     game.round = 0
     game.teams = [TeamState() for _ in range(game.team_count)]
-    for s in game.seats:
-        s.hand, s.ready, s.channel_held, s.channel_choice = [], False, False, None
-        s.next_emission_at = s.last_emission_at = None
-        s.last_emitted = None
-        s.swap_ready_at = s.channel_ready_at = float("-inf")
-    game.centre, game.vote, game.result, game.winners = [], None, None, ()
+    clear_round(game)
+    game.result, game.results, game.winners = None, [], ()
     game.round_opened_at = game.last_vote_end = None
-    game.reshuffled, game.redeals = False, 0  # the lobby's view shows no reshuffle of an old round
-    game.record, game.results = [], []
     game.practice = False
     game._pace(game.timer_factor)
     game._enter(Phase.LOBBY)

@@ -108,9 +108,11 @@ def snapshot(game: Game) -> dict[str, Any]:
 
 def restore(data: dict[str, Any]) -> Game:
     """The game a :func:`snapshot` describes. Raises ``ValueError`` for data that is not one."""
+    if not isinstance(data, dict):
+        raise ValueError(f"a game snapshot is a JSON object, not {type(data).__name__}")
     try:
         return _restore(data)
-    except (KeyError, TypeError, IndexError) as exc:
+    except (KeyError, TypeError, IndexError, AttributeError) as exc:
         raise ValueError(f"not a game snapshot: {exc!r}") from exc
 
 

@@ -2,7 +2,8 @@
 
 * :func:`table_view` — what the big screen may show: public facts only (R36).
 * :func:`seat_view` — what one seat's phone (or bot) may see: the table view plus
-  ``"you"``: its own hand, cooldowns and channel choice (R37) and its team's sign (R38).
+  ``"you"``: its own hand, cooldowns and channel choice (R37) and its team's sign (R38);
+  :func:`you_view` builds that part alone.
 * :func:`reveal_view` — what everybody sees after a round ends (R26): all hands,
   carrés and signs of that round. Both other views embed it as ``"result"``.
 
@@ -136,8 +137,9 @@ def table_view(game: Game, now: float) -> dict[str, Any]:
     }
 
 
-def seat_view(game: Game, seat: int, now: float) -> dict[str, Any]:
-    """R37–R38: what ``seat`` may see: the table view and, under ``"you"``, its private facts.
+def you_view(game: Game, seat: int, now: float) -> dict[str, Any]:
+    """R37–R38: ``seat``'s private facts only (``seat_view(...)["you"]``, without building the table's part):
+    its hand, cooldowns, channel choice and team's sign.
 
     Raises ``IndexError`` for a seat that does not exist.
     """
@@ -146,9 +148,8 @@ def seat_view(game: Game, seat: int, now: float) -> dict[str, Any]:
     s = game.seats[seat]
     team = game.teams[game.team(seat)]
     vote = game.vote
-    view = table_view(game, now)
     now = game.clock_at(now)
-    view["you"] = {
+    return {
         "seat": seat,
         "team": game.team(seat),
         "partner": game.partner(seat),
@@ -161,6 +162,16 @@ def seat_view(game: Game, seat: int, now: float) -> dict[str, Any]:
         "channel_choice": s.channel_choice,
         "voter": vote is not None and seat in vote.voters and seat not in vote.accepted,
     }
+
+
+def seat_view(game: Game, seat: int, now: float) -> dict[str, Any]:
+    """R37–R38: what ``seat`` may see: the table view and, under ``"you"``, its private facts (:func:`you_view`).
+
+    Raises ``IndexError`` for a seat that does not exist.
+    """
+    you = you_view(game, seat, now)
+    view = table_view(game, now)
+    view["you"] = you
     return view
 
 
@@ -291,6 +302,12 @@ class ViewBuilder:
 
     def seat_view(self, table: dict[str, Any], seat: int, now: float) -> dict[str, Any]:
         """One seat's view, equal to ``seat_view(game, seat, now)``, on top of ``table = self.table_view(now)``."""
+        view = table.copy()
+        view["you"] = self.you_view(seat, now)
+        return view
+
+    def you_view(self, seat: int, now: float) -> dict[str, Any]:
+        """One seat's private part, equal to ``you_view(game, seat, now)`` (needs no table view)."""
         game = self.game
         now = game.clock_at(now)
         count = game.seat_count
@@ -303,8 +320,7 @@ class ViewBuilder:
             cards, carre = [], False
         swap_at, channel_at = s.swap_ready_at, s.channel_ready_at
         vote = game.vote
-        view = table.copy()
-        view["you"] = {
+        return {
             "seat": seat,
             "team": team_of(seat, count),
             "partner": partner_of(seat, count),
@@ -318,4 +334,3 @@ class ViewBuilder:
             "channel_choice": s.channel_choice,
             "voter": vote is not None and seat in vote.voters and seat not in vote.accepted,
         }
-        return view

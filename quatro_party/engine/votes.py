@@ -3,7 +3,7 @@
 One refusal, or silence until the window closes, ends the vote unpassed (R28). A voter who leaves
 drops out of the vote (R28) — except while the game is paused: then :func:`drop_the_absent` does it
 when the pause lifts, to whoever is still away. A passed vote deals hands and centre anew: same
-signs, same clock, no point (R27, R31); one per round (R29), and not within 30 s of the last (R29).
+signs, same clock, no point (R27, R31); one per round, and not too soon after the last (R29).
 """
 
 from __future__ import annotations

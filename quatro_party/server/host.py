@@ -9,11 +9,25 @@ from __future__ import annotations
 
 import logging
 import secrets
+from typing import Any
 
 from .. import protocol as p
-from ..engine import NewGame, Phase, SeatKind, SetConnected, SetSeatCount, Sit, StartGame, StartNextRound
+from ..engine import (
+    EndGame,
+    NewGame,
+    Pause,
+    Phase,
+    Resume,
+    SeatKind,
+    SetConnected,
+    SetSeatCount,
+    Settings,
+    Sit,
+    StartGame,
+    StartNextRound,
+    StartPractice,
+)
 from ..engine.refusals import Reason, Refusal
-from ..engine.rules import SEAT_COUNTS
 from .audience import Audience
 from .connection import Connection
 
@@ -72,11 +86,7 @@ class HostControls(Audience):
     # --- seats and bots ----------------------------------------------------------------
 
     def _host_set_seats(self, conn: Connection, count: int) -> HostResult:
-        if self.game.phase is Phase.OVER and count in SEAT_COUNTS:
-            refusal = self._apply(NewGame())  # between games: back to the lobby, then the new size
-            if refusal is not None:
-                return refusal
-        refusal = self._apply(SetSeatCount(count))
+        refusal = self._apply(SetSeatCount(count))  # lobby, or after a game (then back to the lobby)
         if refusal is not None:
             return refusal
         for seat in [s for s in self.seat_tokens if s >= count]:
@@ -175,10 +185,26 @@ class HostControls(Audience):
     # --- the game's course ---------------------------------------------------------------
 
     def _host_start_game(self, conn: Connection | None) -> HostResult:
+        return self._start(conn, StartGame())
+
+    def _host_start_practice(self, conn: Connection | None) -> HostResult:
+        return self._start(conn, StartPractice())
+
+    def _start(self, conn: Connection | None, start: StartGame | StartPractice) -> HostResult:
+        """Bots on the empty seats, then the game (or the practice round) starts: lobby only."""
         if self.game.phase is not Phase.LOBBY:
             return Refusal(Reason.WRONG_PHASE, "the game has already started", {"phase": self.game.phase.value})
         refusal = self._host_fill_bots(conn)
-        return refusal if refusal is not None else self._apply(StartGame())
+        return refusal if refusal is not None else self._apply(start)
+
+    def _host_pause(self, conn: Connection) -> HostResult:
+        return self._apply(Pause("host"))
+
+    def _host_resume(self, conn: Connection) -> HostResult:
+        return self._apply(Resume())
+
+    def _host_end_game(self, conn: Connection) -> HostResult:
+        return self._apply(EndGame())
 
     def _host_next_round(self, conn: Connection) -> HostResult:
         return self._apply(StartNextRound())
@@ -186,9 +212,17 @@ class HostControls(Audience):
     def _host_new_game(self, conn: Connection) -> HostResult:
         return self._apply(NewGame())
 
-    def _host_settings(self, conn: Connection, **fields: str) -> HostResult:
-        self.settings.update(fields)
-        self._record({"settings": dict(fields)})
+    def _host_settings(self, conn: Connection, **fields: Any) -> HostResult:
+        """House rules go to the engine (between games only: refused otherwise, and then nothing changes);
+        the bot level and the language are the server's."""
+        house = {k: fields.pop(k) for k in ("winning_score", "timer_factor") if k in fields}
+        if house:
+            refusal = self._apply(Settings(**house))
+            if refusal is not None:
+                return refusal
+        if fields:
+            self.settings.update(fields)
+            self._record({"settings": dict(fields)})
         return None
 
     # --- seat links ------------------------------------------------------------------------

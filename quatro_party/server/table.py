@@ -57,9 +57,11 @@ class Table(Resumable):
         self.journal = None
         self._journal_lock = None
         self.resumed = None
+        self._hold_until = None
         self._events = []
         self._outbox = []
         self._views = None
+        self._parts = {}
         self._dirty = False
         self._last_time = 0.0
         self._new_table(config)

@@ -230,3 +230,25 @@ def test_a_hint_whose_moment_passed_goes_away(chromium, site):
         assert errors == []
     finally:
         context.close()
+
+
+def test_a_practice_round_shows_every_hint_again(chromium, site):
+    context = phone(chromium, (390, 844))
+    try:
+        page, errors = open_harness(context, site, "en")
+        page.evaluate(
+            "localStorage.setItem('quatro.coach.seen', JSON.stringify(" + json.dumps([s[0] for s in STEPS]) + "))"
+        )
+        page.reload()
+        page.wait_for_function("window.harnessReady === true")
+        assert feed(page, sign_view()) is None  # a device that has seen them all
+        practice = sign_view()
+        practice["practice"] = True
+        assert feed(page, practice) == "sign"  # the practice round is there to learn
+        page.locator(".coach .coach-ok").click()
+        assert feed(page, practice) is None
+        after = play_view()
+        assert feed(page, after, ROUND_OPEN) is None  # the real game: what was seen stays seen
+        assert errors == []
+    finally:
+        context.close()

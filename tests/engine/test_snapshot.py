@@ -69,7 +69,27 @@ def test_a_snapshot_at_any_moment_paused_mid_round_restores_too():
     assert seat_view(again, 2, 99.0) == seat_view(game, 2, 99.0)
 
 
-@pytest.mark.parametrize("damage", [{}, {"format": 99}, {"format": 1, "seat_count": 4}])
+def _damaged(change):
+    data = position("AAKT QQJJ KKTT JJAQ | KQTA").snapshot()
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {},
+        [],
+        {"format": 99},
+        {"format": 1, "seat_count": 4},
+        _damaged(lambda d: d.update(seat_count=5)),
+        _damaged(lambda d: d["seats"][0].update(hand=[99])),
+        _damaged(lambda d: d.update(phase="nap")),
+        _damaged(lambda d: d.update(seats=d["seats"][:3])),
+        _damaged(lambda d: d.update(rng="not a state")),
+    ],
+    ids=range(9),
+)
 def test_what_is_not_a_snapshot_is_refused_with_a_value_error(damage):
     with pytest.raises(ValueError):
         Game.from_snapshot(damage)

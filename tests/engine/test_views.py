@@ -10,12 +10,17 @@ from quatro_party.engine import (
     CallContre,
     CallQuatro,
     ChooseEmoji,
+    EndGame,
+    Pause,
     Phase,
     PickSign,
     Ready,
     Reason,
     ReleaseChannel,
     RequestReshuffle,
+    Resume,
+    Settings,
+    StartPractice,
     Swap,
     TakeChannel,
     reveal_view,
@@ -163,7 +168,18 @@ def _in_phase(phase: str):
 
 
 ILLEGAL = {
-    "lobby": [Swap(0, 0, 0, 0), PickSign(0, "🍍"), Ready(0), TakeChannel(0), CallQuatro(0), RequestReshuffle(0)],
+    "lobby": [
+        Swap(0, 0, 0, 0),
+        PickSign(0, "🍍"),
+        Ready(0),
+        TakeChannel(0),
+        CallQuatro(0),
+        RequestReshuffle(0),
+        Pause(),
+        Resume(),
+        EndGame(),
+        Settings(winning_score=1),
+    ],
     "sign": [
         Swap(0, 0, 0, 0),
         PickSign(0, "🐈"),
@@ -172,6 +188,9 @@ ILLEGAL = {
         ChooseEmoji(0, "🍍"),
         CallQuatro(0, confirmed=True),
         RequestReshuffle(0),
+        Settings(winning_score=3),
+        StartPractice(),
+        Resume(),
     ],
     "play": [
         PickSign(0, "🍍"),
@@ -185,9 +204,34 @@ ILLEGAL = {
         CallContre(0, team=0),
         RequestReshuffle(3),
         AnswerVote(1, True),
+        Settings(timer_factor=2),
+        StartPractice(),
+        Resume(),
     ],
-    "pause": [Swap(0, 0, 0, 0), PickSign(0, "🍍"), Ready(0), TakeChannel(0), CallQuatro(0), RequestReshuffle(0)],
-    "over": [Swap(0, 0, 0, 0), PickSign(0, "🍍"), TakeChannel(0), CallQuatro(0), RequestReshuffle(0)],
+    "pause": [
+        Swap(0, 0, 0, 0),
+        PickSign(0, "🍍"),
+        Ready(0),
+        TakeChannel(0),
+        CallQuatro(0),
+        RequestReshuffle(0),
+        Settings(winning_score=3),
+        StartPractice(),
+        Resume(),
+    ],
+    "over": [
+        Swap(0, 0, 0, 0),
+        PickSign(0, "🍍"),
+        TakeChannel(0),
+        CallQuatro(0),
+        RequestReshuffle(0),
+        Pause(),
+        Resume(),
+        EndGame(),
+        StartPractice(),
+        Settings(timer_factor=5),
+        Settings(winning_score=12),
+    ],
 }
 
 
@@ -204,3 +248,25 @@ def test_an_illegal_command_is_refused_in_every_phase_and_changes_nothing(phase,
     assert out.refusal is not None and out.events == ()
     assert fingerprint(game) == fingerprint(before)
     assert table_view(game, 2.0) == table_view(before, 2.0)
+
+
+@pytest.mark.parametrize("seat_count", [4, 8])
+def test_the_shared_view_builder_and_you_view_equal_the_plain_views_at_every_step(seat_count):
+    """Whole random games (pauses, votes, calls, reveals, game over): field for field, at every step."""
+    from quatro_party.engine.views import ViewBuilder, you_view
+
+    for seed in range(4):
+        play = RandomPlay(seed, seat_count, record=False)
+        play.setup()
+        builder = ViewBuilder(play.game)
+        while True:
+            game, now = play.game, play.now
+            table = builder.table_view(now)
+            assert table == table_view(game, now)
+            for seat in range(seat_count):
+                plain = seat_view(game, seat, now)
+                assert builder.seat_view(table, seat, now) == plain
+                assert builder.you_view(seat, now) == you_view(game, seat, now) == plain["you"]
+            if game.phase is Phase.OVER:
+                break
+            play.step()

@@ -30,6 +30,8 @@
 //   channel       take the channel, pick an emoji, it flashes on the TV every N s
 //   reshuffle     nobody has swapped for a while: Reshuffle
 //   one_call      the first reveal: one call ends the round, right or wrong
+// In a practice round (view.practice) every hint is shown again, even on a device that has seen it: that round
+// is there to learn; what is dismissed during it stays dismissed afterwards.
 // A hint shown to the player is "seen" when dismissed, or once it has been on screen for a while and its
 // moment passes; a dismissed hint never comes back on this device until reset().
 
@@ -131,6 +133,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
   now = () => performance.now() } = {}) {
   let current = lang === 'fr' ? 'fr' : 'en';
   let seen = readSeen(storage);
+  let practice = null; // the hints seen during the practice round in progress, or null
   let shown = null; // { key, vars, since, el }
   let last = null; // the last consider() arguments, to think again after reset()
   const round = { id: null, emitted: new Map(), lastSwap: null, partnerSign: false };
@@ -145,8 +148,11 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
 
   function markSeen(key) {
     seen.add(key);
+    if (practice) practice.add(key);
     save();
   }
+
+  const isSeen = (key) => (practice ? practice.has(key) : seen.has(key));
 
   function text(key, vars) {
     const s = (TEXT[current] || TEXT.en)[key];
@@ -206,7 +212,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
       idle: play && round.lastSwap !== null && now() - round.lastSwap >= IDLE_MS,
       canReshuffle: play && !reshuffle.done && !reshuffle.vote && !(reshuffle.next_vote_in > 0),
       result: Boolean(you && view.result && (view.phase === 'pause' || view.phase === 'over')),
-      seen,
+      seen: { has: isSeen },
       vars: {
         n_sign: timing.sign_phase,
         n_swap: timing.swap_cooldown,
@@ -324,13 +330,15 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     consider(view, previousView = null, events = []) {
       if (!view) return null;
       last = [view, previousView, []]; // events are counted once; a re-think must not count them again
+      if (view.practice && !practice) practice = new Set();
+      else if (!view.practice && practice) practice = null;
       track(view, events);
       const c = context(view, previousView);
       if (shown) {
         const hint = HINTS.find((h) => h.key === shown.key);
         if (!hint.still(c)) hide(true);
       }
-      const due = HINTS.find((h) => !seen.has(h.key) && h.due(c) && anchor(h.anchor));
+      const due = HINTS.find((h) => !isSeen(h.key) && h.due(c) && anchor(h.anchor));
       if (due && (!shown || (due.key !== shown.key && HINTS.indexOf(due) < HINTS.findIndex((h) => h.key === shown.key)))) {
         // something more urgent (your partner's sign) takes the place of a calmer hint, which may come back
         hide(true);
@@ -353,6 +361,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     reset() {
       hide(false);
       seen = new Set();
+      if (practice) practice = new Set();
       try {
         storage.removeItem(STORAGE_KEY);
       } catch {
@@ -362,7 +371,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
       if (last) api.consider(...last);
     },
     dismissAll() {
-      HINTS.forEach((h) => seen.add(h.key));
+      HINTS.forEach((h) => { seen.add(h.key); if (practice) practice.add(h.key); });
       save();
       hide(false);
     },
