@@ -68,7 +68,10 @@ def chromium() -> Iterator[object]:
 
 @pytest.fixture
 def phone_context(chromium):
-    """A phone-sized, touch-enabled browser context (390×844, like a recent phone)."""
+    """A phone-sized, touch-enabled browser context (390×844, like a recent phone) of a device that has seen every
+    coach hint already (tests about the coach open a fresh context of their own)."""
+    from .phone_helpers import SEEN_EVERY_HINT
+
     context = chromium.new_context(
         viewport={"width": 390, "height": 844},
         device_scale_factor=2,
@@ -76,6 +79,7 @@ def phone_context(chromium):
         has_touch=True,
         locale="en-US",
     )
+    context.add_init_script(SEEN_EVERY_HINT)
     yield context
     context.close()
 
