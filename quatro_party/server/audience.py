@@ -20,7 +20,8 @@ from typing import Any
 
 from .. import protocol as p
 from ..engine import Phase, SeatKind, Sit
-from ..engine.refusals import Reason
+from ..engine.refusals import Reason, Refusal
+from . import names
 from .broadcast import SPECTATOR
 from .connection import Connection
 from .seats import Seating
@@ -96,6 +97,10 @@ class Audience(Seating):
             return
         if kind is not SeatKind.BOT and self._held(seat):
             self._error(conn, p.ErrorCode.SEAT_TAKEN, "somebody holds that seat; the host can free it", msg.id)
+            return
+        why = names.problem(msg.name.strip())
+        if why is not None:  # invisible characters, or nothing visible: a name must tell the player apart
+            self._send(conn, p.Refused(Refusal(Reason.BAD_NAME, why), msg.id))
             return
         # An empty lobby seat, a human seat the host freed, or a bot's seat between rounds: this phone takes
         # it over, hand and team and all (R33). The engine refuses an empty seat outside the lobby.

@@ -12,6 +12,8 @@ import random
 from collections import Counter
 from typing import Any
 
+from ..protocol import action_message
+
 
 class StubBot:
     """Greedy swapper: collects the rank it holds most of, one swap per cooldown (plus a human-ish delay)."""
@@ -46,7 +48,7 @@ class StubBot:
         place = next((i for i, c in enumerate(centre) if c["rank"] == goal), None)
         if give is None or place is None:
             return []
-        return [{"type": "swap", "card": give["id"], "place": place, "expected": centre[place]["id"]}]
+        return [action_message("swap", card=give["id"], place=place, expected=centre[place]["id"])]
 
 
 def make_bot(seat: int, level: str, rng: random.Random) -> StubBot:

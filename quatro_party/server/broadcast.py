@@ -31,7 +31,7 @@ class Broadcaster(Actor):
     mdns_name: str | None
     _outbox: list[tuple[Connection, str]]  # frames of the change being handled, sent together
     _views: ViewBuilder | None
-    _table_view: dict[str, Any]  # the table view of the change being broadcast
+    _parts: dict[str, tuple[Any, str]]  # key of the table view → (its last value, that value's JSON text)
 
     def _freed(self) -> list[int]:
         raise NotImplementedError
@@ -56,6 +56,10 @@ class Broadcaster(Actor):
         }
         if conn.kind == "screen":
             table["host"] = conn.is_host
+            # The host must know when the table would not survive a restart ("cannot save the game: disk full").
+            failure = self.journal.failure if self.journal is not None else None
+            table["warning"] = "journal" if failure else None
+            table["journal_error"] = failure
         return table
 
     def _builder(self) -> ViewBuilder:
@@ -63,6 +67,7 @@ class Broadcaster(Actor):
         views = self._views
         if views is None or views.game is not self.game:
             views = self._views = ViewBuilder(self.game)
+            self._parts = {}
         return views
 
     def _state_text(self, conn: Connection, events: list[dict[str, Any]], now: float, cache: dict[Any, str]) -> str:
@@ -73,9 +78,7 @@ class Broadcaster(Actor):
         """
         if "events" not in cache:
             cache["events"] = json.dumps(events, ensure_ascii=False, separators=(",", ":"))
-            table_view = self._builder().table_view(now)
-            cache["table_view"] = p.json_text(table_view)
-            self._table_view = table_view
+            cache["table_view"] = self._encode_view(self._builder().table_view(now))
         which = self._view_of(conn)
         view = cache.get(("view", which))
         if view is None:
@@ -84,14 +87,28 @@ class Broadcaster(Actor):
             elif isinstance(which, str):  # SPECTATOR
                 view = p.seat_view_text(cache["table_view"], None)
             else:
-                you = self._builder().seat_view(self._table_view, which, now)["you"]
-                view = p.seat_view_text(cache["table_view"], you)
+                view = p.seat_view_text(cache["table_view"], self._builder().you_view(which, now))
             cache[("view", which)] = view
         key = ("table", *self._public_key(conn))
         public = cache.get(key)
         if public is None:
             public = cache[key] = p.json_text(self._public(conn))
         return p.State(view, cache["events"], public).text()
+
+    def _encode_view(self, view: dict[str, Any]) -> str:
+        """``json_text(view)``, byte for byte, reusing the text of every part the engine's view builder shared
+        with the previous view (the seats, the signs, the timing, an unchanged centre or reveal…): those are
+        the very same objects while they do not change, and the builder never changes one in place."""
+        parts, known = [], self._parts
+        for key, value in view.items():
+            if isinstance(value, (dict, list)):
+                hit = known.get(key)
+                if hit is None or hit[0] is not value:
+                    hit = known[key] = (value, json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+                parts.append(f'"{key}":{hit[1]}')
+            else:
+                parts.append(f'"{key}":{json.dumps(value, ensure_ascii=False)}')
+        return "{" + ",".join(parts) + "}"
 
     def _send(self, conn: Connection, msg: p.ServerMessage) -> None:
         """Queue ``msg`` for ``conn`` (a bot reads it at once); it goes out with the rest of this change."""

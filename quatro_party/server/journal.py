@@ -12,6 +12,10 @@ and one line per table-level change that is not an engine command: ``{"token": .
 seat token issued), ``{"revoke": s}``, ``{"bot": s, "level": ...}``, ``{"unbot": s}``,
 ``{"settings": {...}}``. ``r`` and ``n`` let a replay check that every call had the same outcome.
 
+At a round's end the table compacts its journal (:meth:`Journal.rewrite`): the header, then
+``{"t": now, "snapshot": Game.snapshot()}`` (the whole game, its random generator included), then the
+token, bot and settings lines of the table as it stands; so a restart replays one round at most.
+
 Seat tokens are the phones' secrets: the file is created readable by this user only (0600).
 
 The journal is never thrown away. Reading keeps every line up to the first one that cannot be
@@ -46,7 +50,7 @@ FORMAT = 1
 COMMANDS: dict[str, type] = {cls.__name__: cls for cls in get_args(Command)}
 
 #: The key that tells each kind of line apart (exactly one per line).
-ENTRY_KINDS = ("cmd", "tick", "position", "token", "revoke", "bot", "unbot", "settings")
+ENTRY_KINDS = ("cmd", "tick", "position", "token", "revoke", "bot", "unbot", "settings", "snapshot")
 
 #: Largest step of the table's clock from one line to the next (seconds). The table's clock only moves while the
 #: host runs (a restart goes on from the last line), so a real journal steps by seconds, at most by the hours a
@@ -98,7 +102,15 @@ def entry_kind(entry: Any) -> str:
 
 
 def read(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
-    """The header, the entries and the length in bytes of the good part of the journal at ``path``.
+    """The header, the entries and the length in bytes of the good part of the journal at ``path``
+    (see :func:`read_lines`)."""
+    header, entries, ends = read_lines(path)
+    return header, entries, ends[-1]
+
+
+def read_lines(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], list[int]]:
+    """The header, the entries, and where each line ends in the file: ``ends[0]`` after the header, ``ends[i]``
+    after entry ``i - 1`` (a replay that must stop before entry ``i`` keeps the first ``ends[i]`` bytes).
 
     The good part ends before the first line that cannot be used: one that does not decode to a known
     entry (cut short by a crash mid-write, or damaged), or whose time goes back or jumps by more than
@@ -109,6 +121,7 @@ def read(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
     data = Path(path).read_bytes()
     header: dict[str, Any] | None = None
     entries: list[dict[str, Any]] = []
+    ends: list[int] = []
     good = 0  # bytes up to the end of the last good line (its newline included when it has one)
     last_t = 0.0
     pos = 0
@@ -121,7 +134,7 @@ def read(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
         pos = end
         if not line.strip():
             if header is not None:
-                good = end  # a blank line is kept with the good part, not cut off
+                good = ends[-1] = end  # a blank line is kept with the good part, not cut off
             continue
         try:
             value = json.loads(line)
@@ -134,6 +147,7 @@ def read(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
             header = _header(value)
             last_t = float(header["t"])
             good = end
+            ends.append(end)
             continue
         try:
             entry_kind(value)
@@ -146,9 +160,11 @@ def read(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
         last_t = max(last_t, t)
         entries.append(value)
         good = end
+        ends.append(end)
     if header is None:
         raise JournalError("the journal is empty")
-    return header, entries, good
+    assert ends[-1] == good
+    return header, entries, ends
 
 
 def _header(value: Any) -> dict[str, Any]:
@@ -284,6 +300,33 @@ class Journal:
         self._length += len(data)
         self._pending.clear()
         self._set_failure(None)
+        return True
+
+    def rewrite(self, entries: list[dict[str, Any]]) -> bool:
+        """Replace the whole journal by ``entries`` (header first), atomically: a new file is written beside it,
+        flushed to the disk and renamed over it, so a crash at any moment leaves the old journal or the new one.
+        False (and the journal as it was) when the disk refuses, or lines still wait to be written."""
+        if self._fd < 0 or self._pending:
+            return False
+        data = b"".join(json.dumps(e, separators=(",", ":"), allow_nan=False).encode("ascii") + b"\n" for e in entries)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        fd = -1
+        try:
+            fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+            _write_all(fd, data)
+            os.fsync(fd)
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            log.warning("cannot compact the table's journal %s (%s): it goes on as it is", self.path, exc)
+            if fd >= 0:
+                os.close(fd)
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            return False
+        old, self._fd, self._length = self._fd, fd, len(data)
+        os.close(old)
         return True
 
     @property

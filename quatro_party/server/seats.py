@@ -11,13 +11,13 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-import unicodedata
 from typing import Any
 
 from .. import protocol as p
 from ..engine import Phase, SeatKind, SetConnected, Sit
 from ..engine.game import MAX_NAME_LENGTH
 from ..engine.refusals import Reason, Refusal
+from . import names
 from .botstub import make_bot as make_stub
 from .broadcast import Broadcaster
 from .connection import Connection
@@ -28,16 +28,11 @@ log = logging.getLogger("quatro.server")
 BOT_NAMES = ("Ada", "Bix", "Cleo", "Dex", "Eno", "Fay", "Gus", "Hal")
 
 
-def _name_key(name: str) -> str:
-    """What two names must differ in: not case, not accents, not spacing ("Chloé" = "chloe " = "CHLOE")."""
-    bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
-    return " ".join(bare.casefold().split())
-
-
 def distinct_name(name: str, others: list[str]) -> str:
     """``name`` (trimmed), or with a number ("Ana 2", "Ana 3"…) when one of ``others`` already reads the same
-    (:func:`_name_key`); kept within the engine's length by shortening the name. A name the engine would
-    refuse anyway (empty, too long, not printable) is given back unchanged, for the engine to refuse.
+    (:func:`.names.key`: case, accents, spacing, width and look-alike letters do not count); kept within the
+    engine's length by shortening the name. A name the engine would refuse anyway (empty, too long, not
+    printable) is given back unchanged, for the engine to refuse.
 
     >>> distinct_name("ana", ["Ana", "Bot Ada"]), distinct_name("Ana", ["ÁNA", "ana 2"])
     ('ana 2', 'Ana 3')
@@ -45,13 +40,7 @@ def distinct_name(name: str, others: list[str]) -> str:
     name = name.strip()
     if not 1 <= len(name) <= MAX_NAME_LENGTH or not name.isprintable():
         return name
-    taken = {_name_key(o) for o in others if o}
-    candidate, n = name, 1
-    while _name_key(candidate) in taken:
-        n += 1
-        suffix = f" {n}"
-        candidate = name[: MAX_NAME_LENGTH - len(suffix)].rstrip() + suffix
-    return candidate
+    return names.distinct(name, others, MAX_NAME_LENGTH)
 
 
 class Seating(Broadcaster):
@@ -132,7 +121,7 @@ class Seating(Broadcaster):
             conn.greeted = True
             self._send_state(conn)
             return
-        if token:
+        if token is not None:  # an empty token too: a phone whose stored token went empty is told so
             now = self._now()
             move = self.moves.pop(token, None)
             if move is not None and move[1] >= now and move[0] < self.game.seat_count:

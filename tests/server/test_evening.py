@@ -167,6 +167,13 @@ def test_the_vip_remote_holds_the_host_controls_until_revoked(live_server):
     assert remote.act("vip_link")["code"] == "not_host"  # the link is handed out by the host's screen only
     assert bob.act("lock", locked=True)["code"] == "not_host"
     assert watcher.act("lock", locked=True)["code"] == "not_host"
+    cy = live_server.phone()
+    cy.join(3, "Cy")
+    assert remote.act("replace_with_bot", seat=3)["type"] == "ok"
+    assert cy.expect("error")["code"] == "replaced_by_bot"
+    assert remote.act("kick", seat=1)["type"] == "ok"
+    assert bob.expect("error")["code"] == "kicked"
+    assert _table(screen, lambda t: t["offered"] == [1, 2, 3])["bots"] == {"2": "hard", "3": "normal"}
 
     assert screen.host("revoke_vip")["type"] == "ok"
     assert remote.act("lock", locked=True)["code"] == "not_host"  # at once
@@ -176,7 +183,7 @@ def test_the_vip_remote_holds_the_host_controls_until_revoked(live_server):
     assert again.expect("error")["code"] == "bad_vip"
     assert _table(again, lambda t: t["host"] is False)
 
-    for client in (watcher, bob, remote, again, ana):
+    for client in (watcher, bob, cy, remote, again, ana):
         client.drain()
         assert not [f for f in client.frames if secret in f], "the VIP secret reached another socket"
     screen.drain()

@@ -177,6 +177,8 @@ _CHILD = textwrap.dedent(
             table._host_next_round(None)
         steps += 1
     assert table.journal is not None, "the journal was thrown away"
+    from quatro_party.server.connection import Connection
+    tv = table._public(Connection("screen"))  # what the big screen's next state says
     on_disk = os.path.getsize(path)
     lines_on_disk = len(open(path).read().splitlines())
     for _ in range(20):  # the game goes on with the disk full
@@ -212,6 +214,7 @@ _CHILD = textwrap.dedent(
         "steps": steps, "on_disk": on_disk, "lines_on_disk": lines_on_disk, "waiting": waiting,
         "warnings": warnings, "after": after, "same": same, "early_resumed": early.resumed is not None,
         "early_lines": early_lines, "broken": os.path.exists(path + ".broken"),
+        "tv": [tv["warning"], tv["journal_error"]],
     }))
     """
 )
@@ -232,6 +235,59 @@ def test_a_state_dir_of_64_kib_that_fills_up_mid_game_loses_nothing(tmp_path):
     out = json.loads(done.stdout.strip().splitlines()[-1])
     print(out)
     assert out["warnings"][0] == "disk full" and out["warnings"][-1] is None  # said, then cleared
+    assert out["tv"] == ["journal", "disk full"]  # on the big screen: "cannot save the game: disk full"
     assert out["waiting"] > 0 and out["on_disk"] > 12 * 1024  # the disk did fill, mid-game
     assert out["early_resumed"] and out["early_lines"] == out["lines_on_disk"]  # a restart then: all it had
     assert out["after"] is None and out["same"] and not out["broken"]  # and once space is back, nothing lost
+
+
+def test_the_big_screen_is_told_when_the_journal_cannot_be_written(tmp_path):
+    """table.warning: "journal" (and why) on screens while lines wait in memory; gone once they are written."""
+    from tests.server.test_journal import FakeSocket, _send
+
+    path = tmp_path / "table.jsonl"
+    table, clock = _play(path, 2)
+    screen = FakeSocket("screen")
+    table._on_connect(screen)
+    first = _send(table, screen, type="hello", host="s", id=1)
+    assert first["table"]["warning"] is None and first["table"]["journal_error"] is None
+    real = table.journal._fd
+    table.journal._fd = os.open(os.devnull, os.O_RDONLY)  # the disk refuses every write from now on
+    clock.advance(1.5)
+    _step(table)
+    assert table.journal.failure is not None
+    told = [m for m in screen.got if m.get("type") == "state"][-1]["table"]
+    assert told["warning"] == "journal" and told["journal_error"] == table.journal.failure
+    os.close(table.journal._fd)
+    table.journal._fd = real
+    clock.advance(1.5)
+    _step(table)
+    assert [m for m in screen.got if m.get("type") == "state"][-1]["table"]["warning"] is None
+    table.stop()
+
+
+def test_the_journal_is_compacted_at_each_round_end_and_resumes_the_same_table(tmp_path):
+    path = tmp_path / "table.jsonl"
+    clock = FakeClock()
+    table = Table({"clock": clock, "host_secret": "s", "seed": 5, "journal": path, "bot_factory": make_stub})
+    table._host_start_game(None)
+    sizes, rounds = [], set()
+    for _ in range(4 * 2 * 230):  # four rounds of stub bots (never calling: each round is void after 180 s)
+        clock.advance(0.5)
+        _step(table)
+        if table.game.phase.value == "pause":
+            rounds.add(table.game.round)
+            sizes.append(path.stat().st_size)
+            table._host_next_round(None)
+    assert len(rounds) >= 3
+    header, entries, _ = read(path)
+    assert "snapshot" in entries[0] and sum("snapshot" in e for e in entries) == 1
+    assert max(sizes) < 20_000  # one round's worth at most, not the evening's
+    expected = _fingerprint(table, clock())
+    now = clock()
+    table.stop()
+    again = Table({"host_secret": "s", "journal": path, "bot_factory": make_stub})
+    assert again.resumed is not None
+    again._check_hold()  # (held for no phone: four bots)
+    assert _fingerprint(again, now) == expected
+    again.stop()

@@ -113,9 +113,10 @@ def test_house_rules_between_games_show_on_every_screen(live_server, from_vip):
     assert screen.wait_state(lambda v: v["timing"]["round_length"] == 360.0)
     assert screen.state["table"]["settings"]["bot_level"] == "hard"
     assert host.act("settings", timer_factor=3)["code"] == "bad_field"
+    assert host.act("pause")["reason"] == "wrong_phase" and host.act("end_game")["reason"] == "wrong_phase"
     assert host.act("start_game")["type"] == "ok"
     refused = host.act("settings", winning_score=3, language="fr")  # during a game: refused, nothing changes
-    assert refused["type"] == "refused"
+    assert refused["type"] == "refused" and refused["reason"] == "wrong_phase"
     view = screen.wait_state(lambda v: v["phase"] == "sign")
     assert view["winning_score"] == 7 and screen.state["table"]["settings"]["language"] == "en"
 

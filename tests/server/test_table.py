@@ -86,7 +86,7 @@ def test_a_phone_that_stops_reading_never_stalls_the_table(live_server_factory):
     from wsproto.events import Request, TextMessage
 
     ws = WSConnection(ConnectionType.CLIENT)
-    stuck.sendall(ws.send(Request(host="x", target="/ws/phone")))
+    stuck.sendall(ws.send(Request(host="127.0.0.1", target="/ws/phone")))
     ws.receive_data(stuck.recv(4096))
     stuck.sendall(ws.send(TextMessage(data=json.dumps({"type": "join", "seat": 0, "name": "Stuck"}))))
     screen.wait_state(lambda v: v["seats"][0]["name"] == "Stuck")
@@ -354,3 +354,25 @@ def test_fast_and_slow_paths_keep_every_frame_whole_and_in_order():
     conn.finish()
     ours.close()
     theirs.close()
+
+
+def test_the_view_encoding_that_reuses_unchanged_parts_is_byte_identical_over_a_whole_game():
+    """Each part the view builder shares with the previous view is encoded once; the text never differs from
+    ``json_text`` of the view, at any step of a bot game (reveals, pauses and game over included)."""
+    from quatro_party.protocol import json_text
+    from quatro_party.server.botstub import make_bot
+
+    clock = FakeClock()
+    table = Table({"clock": clock, "host_secret": "s", "seed": 9, "seats": 6, "bot_factory": make_bot})
+    table._host_start_game(None)
+    seen = set()
+    for _ in range(1500):
+        clock.advance(0.5)
+        table._tick()
+        table._wake_bots()
+        view = table._builder().table_view(clock())
+        assert table._encode_view(view) == json_text(view)
+        seen.add(view["phase"])
+        if view["phase"] == "pause":
+            table._host_next_round(None)
+    assert {"play", "pause"} <= seen
