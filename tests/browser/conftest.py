@@ -52,13 +52,26 @@ def chromium() -> Iterator[object]:
         pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium fonts-noto-color-emoji")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        # The host's Content-Security-Policy forbids eval, and Playwright's wait_for_function("…") evaluates its
+        # text in the page: test contexts bypass the CSP unless they ask otherwise. The pages are checked under
+        # the real CSP by tests/browser/test_hardening_csp.py.
+        real_new_context = browser.new_context
+
+        def new_context(**kwargs: object) -> object:
+            kwargs.setdefault("bypass_csp", True)
+            return real_new_context(**kwargs)
+
+        browser.new_context = new_context  # type: ignore[method-assign]
         yield browser
         browser.close()
 
 
 @pytest.fixture
 def phone_context(chromium):
-    """A phone-sized, touch-enabled browser context (390×844, like a recent phone)."""
+    """A phone-sized, touch-enabled browser context (390×844, like a recent phone) of a device that has seen every
+    coach hint already (tests about the coach open a fresh context of their own)."""
+    from .phone_helpers import SEEN_EVERY_HINT
+
     context = chromium.new_context(
         viewport={"width": 390, "height": 844},
         device_scale_factor=2,
@@ -66,6 +79,7 @@ def phone_context(chromium):
         has_touch=True,
         locale="en-US",
     )
+    context.add_init_script(SEEN_EVERY_HINT)
     yield context
     context.close()
 
