@@ -178,15 +178,31 @@ def _bool(msg: dict[str, Any], key: str, default: bool | None = None) -> bool:
     return v
 
 
+def _encodable(v: str) -> bool:
+    """Whether ``v`` can be written as UTF-8: JSON's ``\\ud800`` escapes give strings with lone surrogates,
+    which no reply, journal line or comparison could hold."""
+    if v.isascii():
+        return True
+    try:
+        v.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _str(msg: dict[str, Any], key: str, max_len: int = 64, optional: bool = False) -> str | None:
     v = msg.get(key)
-    if type(v) is str and len(v) <= max_len:
+    if type(v) is str and len(v) <= max_len and _encodable(v):
         return v
     if v is None and optional:
         return None
     if not isinstance(v, str) or len(v) > max_len:
         raise ProtocolError(
             ErrorCode.BAD_FIELD, f"'{key}' must be a text of at most {max_len} characters", msg.get("id")
+        )
+    if not _encodable(v):
+        raise ProtocolError(
+            ErrorCode.BAD_FIELD, f"'{key}' holds a character that cannot be encoded (a lone surrogate)", msg.get("id")
         )
     return v
 
@@ -319,6 +335,8 @@ def _check_id(ref: Any) -> None:
         raise ProtocolError(
             ErrorCode.BAD_FIELD, f"'id' must be a number or a text of at most {MAX_ID_LENGTH} characters"
         )
+    if isinstance(ref, str) and not _encodable(ref):  # the reply carries the id back: it must be encodable
+        raise ProtocolError(ErrorCode.BAD_FIELD, "'id' holds a character that cannot be encoded (a lone surrogate)")
 
 
 def parse_phone(raw: str | bytes) -> Hello | Join | Leave | Action:

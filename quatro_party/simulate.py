@@ -1,4 +1,4 @@
-"""Bot-only games on the engine with a simulated clock: how strong is each bot level? (issue 6)
+"""Bot-only games on the engine with a simulated clock: how strong is each bot level?
 
     python -m quatro_party.simulate --seats 4 --games 2000 --teams hard,easy
 

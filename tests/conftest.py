@@ -22,7 +22,8 @@ Useful attributes of :class:`quatro_party.server.testing.LiveServer`: ``port``,
 ``screen_url(host=True, host_name="127.0.0.1")``, ``ws_url(path)``, ``table``
 (call ``live_server.table.call(fn)`` to run ``fn`` on the table thread),
 ``summary()``. ``live_server.table`` is a :class:`~quatro_party.server.testing.TestingTable` (config
-``table_class``: the production table has no test hooks). Test hooks on ``live_server.table``: ``set_position("AAAA KKKK QQQQ JJJJ | TTTT")``
+``table_class``: the production table has no test hooks). Test hooks on ``live_server.table``:
+``set_position("AAAA KKKK QQQQ JJJJ | TTTT")``
 (lay out the running round; everyone gets a fresh view), ``changed()`` (send fresh views after
 poking ``table.game`` inside ``table.call``), ``close_all(code, reason)`` (a network blip), ``poke()``
 (wake the table after moving an injected ``clock``). Clients (:class:`~quatro_party.server.testing.WsClient`):

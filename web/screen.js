@@ -3,14 +3,18 @@
 // It only ever receives the public table view (R36–R39): hands and signs come from `view.result`, after a round.
 import { Link } from './shared/socket.js';
 import { language, setLanguage, onLanguageChange } from './shared/i18n.js';
-import { $, teamName, joinList } from './screen/dom.js';
+import { $, button, teamName, joinList } from './screen/dom.js';
 import { store, isHost, remaining } from './screen/state.js';
 import { t } from './screen/strings.js';
 import { fit } from './screen/layout.js';
 import { renderBar, tickClock } from './screen/bar.js';
 import { renderSeats, turnOver, pop } from './screen/seats.js';
 import { renderCentre, signMiddle, signBelow } from './screen/table.js';
-import { renderJoin, lobbyMiddle } from './screen/lobby.js';
+import { renderJoin, lobbyMiddle, loadAttract, renderAttract, replayAttract, hasAttract, attractLang, rulesHref }
+  from './screen/lobby.js';
+import { storyPart } from './screen/story.js';
+import { renderPaused } from './screen/paused.js';
+import * as panel from './screen/panel.js';
 import { revealMiddle, pauseCorner, renderOver, resultSentence } from './screen/reveal.js';
 import { addNotice, clearNotices, renderNotices, expireNotices, voteEvent, renderVote } from './screen/notices.js';
 import { animateSwap, burst, clearBursts, callSplash, splashes } from './screen/fx.js';
@@ -43,6 +47,16 @@ function send(msg) {
   return link.send(msg);
 }
 host.connect(send);
+panel.connect(send);
+
+// The reveal first shows the hands and the centre; after a moment the round's story takes the centre's place.
+const STORY_AFTER_MS = 7000;
+let storyTimer = null;
+let storyOn = false;
+function showStory(on) {
+  storyOn = on;
+  document.body.classList.toggle('story-on', on);
+}
 
 function onMessage(msg) {
   if (msg.type === 'state') {
@@ -52,7 +66,18 @@ function onMessage(msg) {
     store.table = msg.table || {};
     store.receivedAt = performance.now();
     const reveal = view.result && (view.phase === 'pause' || view.phase === 'over');
-    render();
+    const phaseChanged = !before || before.phase !== view.phase;
+    if (reveal && before && before.phase === 'play') {
+      showStory(false);
+      clearTimeout(storyTimer);
+      storyTimer = setTimeout(() => { showStory(true); render(); }, STORY_AFTER_MS);
+    } else if (!reveal) {
+      clearTimeout(storyTimer);
+      showStory(false);
+    } else if (!before) {
+      showStory(true); // a page opened during the pause: the round is over, its story is the news
+    }
+    render(phaseChanged);
     // Hands turn over once, when the reveal starts — not on every later state of the pause.
     if (reveal && before && before.phase === 'play') turnOver();
     if (before && before.phase !== view.phase) {
@@ -65,6 +90,8 @@ function onMessage(msg) {
         !(msg.events || []).some((e) => e.type === 'dealt' || e.type === 'reshuffled')) {
       addNotice(`🔄 ${t('redealt', { n: view.redeals })}`, 8000);
     }
+  } else if (msg.type === 'vip_link') {
+    panel.setVipLink(msg.url);
   } else if (msg.type === 'error' || msg.type === 'refused') {
     const key = `err_${msg.code || msg.reason}`;
     const text = t(key) !== key ? t(key) : (msg.message || msg.reason || msg.code || 'error');
@@ -73,7 +100,7 @@ function onMessage(msg) {
 }
 
 // --- drawing: each renderer patches only what its data changed --------------------------------------------
-function render() {
+function render(phaseChanged = false) {
   const view = store.view;
   if (!view) return;
   const body = document.body;
@@ -93,11 +120,17 @@ function render() {
   else if (phase === 'sign') { middle = signMiddle(t); below = signBelow(t); }
   else if (reveal) {
     middle = revealMiddle();
-    if (phase === 'pause') corner = pauseCorner(host.nextRoundButton());
+    const story = phase === 'pause' && storyOn ? storyPart() : null;
+    if (story) below = story;
+    if (phase === 'pause') corner = pauseCorner(host.nextRoundButton(), [howToButton()]);
   }
+  body.classList.toggle('has-story', !!below && reveal);
   renderCentre(middle, below, corner);
   renderOver($('#over'), host.newGameButton());
   renderNotices();
+  renderAttract(phaseChanged);
+  renderPaused({ resume: () => send({ type: 'resume' }), howTo: hasAttract() ? replayAttract : null, rulesHref });
+  panel.render();
   tick();
 }
 
@@ -107,6 +140,12 @@ function renderStatus() {
   banner.hidden = !off;
   banner.textContent = store.view ? t('offline_banner') : t('connecting');
   document.body.classList.toggle('offline', off);
+}
+
+// Anyone at the TV may replay "how to play" during a pause (the teaching module's loop, when it is there).
+function howToButton() {
+  if (!hasAttract()) return null;
+  return { label: t('how_to'), node: () => button(t('how_to'), replayAttract, 'how-to') };
 }
 
 // --- countdowns, interpolated locally between states --------------------------------------------------------
@@ -164,7 +203,10 @@ window.addEventListener('hashchange', () => { if (location.hash.includes('host='
 document.documentElement.lang = language();
 $('#lang').addEventListener('click', () => setLanguage(language() === 'fr' ? 'en' : 'fr'));
 $('#mute').addEventListener('click', () => { sound.setMuted(!sound.isMuted()); if (store.view) renderBar(); });
-onLanguageChange(() => { render(); renderStatus(); });
+$('#host-menu').addEventListener('click', () => panel.toggle());
+document.addEventListener('keydown', (e) => { if (e.key === 'Escape' && panel.isOpen()) panel.toggle(false); });
+onLanguageChange((lang) => { attractLang(lang); if (store.view) render(); renderStatus(); });
+loadAttract(() => { if (store.view) render(); });
 for (const ev of ['pointerdown', 'keydown']) document.addEventListener(ev, () => sound.unlock(), { once: true });
 renderStatus();
 

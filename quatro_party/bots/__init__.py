@@ -1,4 +1,4 @@
-"""Bots that play Quatro honestly: a phone's eyes and hands, nothing more (issue 6, R3, R13, R30).
+"""Bots that play Quatro honestly: a phone's eyes and hands, nothing more (R3, R13, R30).
 
 The host (or the simulator) drives a bot with three calls and nothing else::
 

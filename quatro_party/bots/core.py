@@ -4,7 +4,7 @@ A bot is fed exactly the messages a phone in its seat receives (``state`` with t
 public events, ``ok``, ``refused``) and answers with phone protocol messages. It never sees the engine,
 so it cannot cheat: everything it knows it read in those dicts (R36–R39).
 
-Human perception (issue 6): a person does not re-think at every change; they *look* at the table at
+Human perception: a person does not re-think at every change; they *look* at the table at
 moments. :meth:`Bot.observe` only stores a message (the latest state, and the events since the last
 look). The bot *glances* when it notices a change, but at most once per ``look_gap`` (level-dependent):
 a glance captures the latest state it was sent and every event since its previous glance. What it saw
@@ -92,7 +92,7 @@ class Bot:
     #: are seen together at the next glance.
     look_gap = (0.4, 0.8)
     #: In play, with nothing perceived for this long, think again anyway (beliefs grow with time).
-    idle_look = 1.5
+    idle_look: float | None = None
     #: The event types :meth:`_event` reads, at every level: the others (a channel taken or released, a ready,
     #: ...) are seen in the views, so a third of a game's events are skipped without a call. A level that
     #: reads another type adds it here.
@@ -154,6 +154,8 @@ class Bot:
         #: Bumped whenever the evidence about carrés may have changed (a swap, an emission, a channel taken or
         #: released, a deal, a reply): calls are weighed again only then, or when time alone changes them.
         self.evidence = 0
+        self.candidates: set[int] = set()  # other seats that could hold a carré, by what they are seen keeping
+        self.last_swap_seen = float("-inf")  # when the last exchange of anybody was seen (or the last deal)
         self.perceived_at = 0.0  # the time of the wake perceiving what it perceives
         self.setup()
 
@@ -270,7 +272,8 @@ class Bot:
         if self._timer is not None and self._timer <= now:  # never ask to be woken in the past
             self._timer = None
         if think:
-            self._idle_at = now + self.idle_look * self.time_scale if self.view["phase"] == "play" else None
+            idle = self.idle_look
+            self._idle_at = now + idle * self.time_scale if idle is not None and self.view["phase"] == "play" else None
         return out
 
     # --- perception --------------------------------------------------------------------
@@ -320,7 +323,8 @@ class Bot:
             ref = str(msg.get("id"))
             sent = self._pending.get(ref)
             self._forget(ref)
-            self.evidence += 1
+            if kind != "ok":
+                self.evidence += 1
             if kind == "refused" and sent is not None:
                 self.on_refused(sent[1], str(msg.get("reason")), at)
             if kind == "refused":
@@ -338,6 +342,7 @@ class Bot:
         self._version += 1
         self._deal_version += 1
         self.facts = {}
+        self.candidates.clear()
         self.my_fresh = []
         self.decided_call = False
         self.round_started = at
@@ -354,41 +359,56 @@ class Bot:
         return f
 
     def _event(self, e: dict[str, Any], at: float) -> None:
-        kind = e.get("type")
-        self.evidence += 1
-        if kind in ("dealt", "reshuffled", "round_opened", "round_ended", "sign_phase_opened"):
-            self._version += 1  # new cards or a new round: every card inference must be redone
-            self._deal_version += 1
+        kind = e["type"]
         if kind == "swapped":
             seat, put, took = e["seat"], e["put"], e["took"]
+            self.last_swap_seen = at
             if seat == self.seat:
-                return  # our own exchange moves cards between places we see: the hidden pool is unchanged
+                # our own exchange moves cards between places we see: the hidden pool is unchanged
+                self.evidence += 1
+                self.on_own_swap_event(put, took, at)
+                return
             f = self._seat_facts(seat)
+            was = seat in self.candidates
             if self.memory is not None and seat != self.partner():  # a partner is watched closely
                 f.recent.append(took["id"])
                 if len(f.recent) > self.memory:
                     self._forget_card(f, f.recent.popleft())
             f.version += 1
             self._facts_gen += 1
-            if f.known.pop(put["id"], None) is None:
+            known = f.known
+            if known.pop(put["id"], None) is None:
                 self._version += 1  # a hidden card came to light: the hidden pool shrank
                 pool = self._pool_cache
                 if pool is not None and pool[0] == self._deal_version:
                     pool[1][put["rank"]] -= 1  # counting it again from the view would find exactly this
                     self._pool_total -= 1
-            f.known[took["id"]] = took["rank"]
-            f.mixed = len(set(f.known.values())) > 1
+            known[took["id"]] = took["rank"]
+            f.mixed = len(set(known.values())) > 1
             f.took[took["rank"]] = f.took.get(took["rank"], 0) + 1
             f.put[put["rank"]] = f.put.get(put["rank"], 0) + 1
             f.swaps += 1
             f.last_swap = at
-        elif kind == "emitted":
+            self._candidate(seat, f)
+            if self.swap_matters(seat, f, was):
+                self.evidence += 1
+            return
+        self.evidence += 1
+        if kind == "emitted":
             seat = e["seat"]
-            if seat == self.seat:
-                return
-            self._seat_facts(seat).emitted.append((at, e["emoji"]))
-        elif kind in ("dealt", "reshuffled"):  # R27, R31: every hand is new, what we knew is void
+            if seat != self.seat:
+                self._seat_facts(seat).emitted.append((at, e["emoji"]))
+            return
+        if kind in ("channel_taken", "channel_released"):
+            if kind == "channel_released" and e["seat"] != self.seat:
+                self.on_release(e["seat"], at)
+            return
+        self._version += 1  # new cards or a new round: every card inference must be redone
+        self._deal_version += 1
+        if kind in ("dealt", "reshuffled"):  # R27, R31: every hand is new, what we knew is void
             self._facts_gen += 1
+            self.candidates.clear()
+            self.last_swap_seen = at
             for f in self.facts.values():
                 f.version += 1
                 f.known.clear()
@@ -399,10 +419,37 @@ class Bot:
                 f.last_swap = None
             if kind == "dealt":
                 self.round_started = at
+            self.on_deal(at)
         elif kind == "round_opened":
             self.round_started = at
         elif kind == "round_ended":
             self._learn(e.get("result") or {})
+        if kind in ("sign_phase_opened", "round_ended"):
+            self.on_round_change()
+
+    def _candidate(self, seat: int, f: SeatFacts) -> None:
+        """R6: keep the set of other seats that could hold a carré (one rank kept, two copies or more)."""
+        if not f.mixed and len(f.known) >= 2:
+            self.candidates.add(seat)
+        else:
+            self.candidates.discard(seat)
+
+    def swap_matters(self, seat: int, f: SeatFacts, was_candidate: bool) -> bool:
+        """Hook for levels: may this exchange of another seat change our calls? (When not, they are not
+        weighed again.) By default: yes."""
+        return True
+
+    def on_own_swap_event(self, put: dict[str, Any], took: dict[str, Any], at: float) -> None:
+        """Hook for levels: our own exchange, perceived."""
+
+    def on_deal(self, at: float) -> None:
+        """Hook for levels: new hands (a deal or a reshuffle), perceived."""
+
+    def on_release(self, seat: int, at: float) -> None:
+        """Hook for levels: another seat released its channel."""
+
+    def on_round_change(self) -> None:
+        """Hook for levels: a sign phase opened or a round ended."""
 
     def _forget_card(self, f: SeatFacts, card: int) -> None:
         """Bounded memory: the bot no longer remembers that this seat took ``card`` (it is hidden again)."""
@@ -413,6 +460,9 @@ class Bot:
         f.mixed = len(set(f.known.values())) > 1
         self._facts_gen += 1
         self._version += 1
+        for seat, g in self.facts.items():
+            if g is f:
+                self._candidate(seat, f)
         pool = self._pool_cache
         if pool is not None and pool[0] == self._deal_version:
             pool[1][rank] += 1
@@ -437,6 +487,7 @@ class Bot:
                 else:
                     st.decoy_emissions += 1
         self.facts = {}
+        self.candidates.clear()
         self._facts_gen += 1
 
     # --- reading the perceived view -----------------------------------------------------

@@ -58,10 +58,14 @@ class PlayingBot(Bot):
     #: ``contre_threshold`` (``None``: never Contre).
     contre_threshold: float | None = None
     guilt_wait = (0.0, 0.0)
+    #: The level's reader knows R6 (no carré without two copies taken and kept, nor with two ranks kept).
+    r6_aware = False
     #: Decoys: chance at each credible moment, at most so many per deal, held this long (uniform, seconds).
     decoy_chance = 0.0
     decoys_per_deal = 1
     decoy_hold = (2.5, 4.0)
+    #: Stand still while a decoy is shown, as a carré holder must (a naive bluffer keeps swapping).
+    still_while_decoying = True
 
     def setup(self) -> None:
         self.target: str | None = None
@@ -79,7 +83,10 @@ class PlayingBot(Bot):
         self.guilty: dict[int, float] = {}  # team -> when its Contre is due (it looks guilty since a while)
         self._weighed = -1  # the evidence the calls were last weighed on
         self._recheck = INF  # when time alone may change that weighing
-        self.completed_at = -INF  # when we last sent an exchange that completes a carré in our hand
+        # our exchanges sent and not refused, by id: (sent at, card given, card taken, place). A player knows
+        # the cards they just swapped before the table shows it: decisions read the hand and centre as these
+        # exchanges left them (see own_hand), not only as last perceived.
+        self.my_moves: dict[str, tuple[float, int, dict[str, Any], int]] = {}
         self.picked_in = -1
         self._others_known: tuple[int, tuple[dict[str, int], dict[str, int]]] = (-1, ({}, {}))
         self._waiting: tuple[float, tuple] | None = None  # (until, what was in sight): see swap()
@@ -96,27 +103,29 @@ class PlayingBot(Bot):
         return self.rng.uniform(*span) * self.time_scale
 
     # perception hooks: our own swaps, the deal, refusals
-    def _event(self, e: dict[str, Any], at: float) -> None:
-        super()._event(e, at)
-        kind = e.get("type")
-        if kind == "swapped":
-            if e["seat"] == self.seat:
-                self.public_known.pop(e["put"]["id"], None)
-                self.public_known[e["took"]["id"]] = e["took"]["rank"]
-                self.last_my_swap = at
-                self._waiting = None
-                self.on_own_swap(e["took"]["rank"], at)
-        elif kind in ("dealt", "reshuffled"):
-            self.deal_at = at
-            self.public_known = {}
-            self.target = None
-            self._waiting = None
-            self.swap_at = -INF
-            self.last_my_swap = at
-            self.decoys = 0
-            self.decoy_at = None
-            self.sign_at = None
-            self.guilty = {}
+    def on_own_swap_event(self, put: dict[str, Any], took: dict[str, Any], at: float) -> None:
+        self.public_known.pop(put["id"], None)
+        self.public_known[took["id"]] = took["rank"]
+        self.last_my_swap = at
+        self._waiting = None
+        self.on_own_swap(took["rank"], at)
+
+    def on_deal(self, at: float) -> None:
+        self.deal_at = at
+        self.public_known = {}
+        self.my_moves = {}
+        self.target = None
+        self._waiting = None
+        self.swap_at = -INF
+        self.last_my_swap = at
+        self.decoys = 0
+        self.decoy_at = None
+        self.sign_at = None
+        self.guilty = {}
+
+    def swap_matters(self, seat: int, f: Any, was_candidate: bool) -> bool:
+        # a reader of R6 weighs calls again only while some seat could hold a carré (its odds follow the pool)
+        return not self.r6_aware or was_candidate or bool(self.candidates) or seat == self.partner()
 
     def on_own_swap(self, took: str, at: float) -> None:
         """We saw our own exchange go through: a carré is completed at such moments, so a decoy is credible
@@ -135,6 +144,8 @@ class PlayingBot(Bot):
 
     def on_refused(self, sent: dict[str, Any], reason: str, at: float) -> None:
         kind = sent.get("type")
+        if kind == "swap":
+            self.my_moves.pop(str(sent.get("id")), None)
         if kind == "swap" and reason in ("card_taken", "not_your_card", "no_such_place"):
             self.swap_at = min(self.swap_at, at)  # R16: costs nothing, look again
         elif kind == "call_quatro" and reason == "confirm_own_carre":
@@ -172,13 +183,20 @@ class PlayingBot(Bot):
                 return []
             if self._recheck < INF:
                 self.plan(self._recheck)
-        return self.channel(now) + self.swap(now)
+        out = self.channel(now)
+        ready = self.swap_at if self.swap_at > self.swap_block_until else self.swap_block_until
+        if now < ready and self.emoji_plan is None and self.release_at is None:
+            if not self.you.get("has_carre") and not self.pending("swap"):
+                self.plan(ready)  # what swap() would do: wait for the cooldown and our pace
+            return out
+        return out + self.swap(now)
 
     def sign_phase(self, now: float) -> list[dict[str, Any]]:
-        """R13: pick only when the partner is a bot too (the lower seat of the team picks, to avoid a clash)."""
+        """R13: pick only when the partner is a bot too. Both partners pick as soon as they see the sign phase
+        (a human at the table may be ready quickly): the first pick fixes the sign (R8), the other is refused."""
         you = self.you
         partner = self.partner()
-        if you.get("sign") is not None or self.is_human(partner) or self.seat > partner or self.picked_in == self.round:
+        if you.get("sign") is not None or self.is_human(partner) or self.picked_in == self.round:
             return []
         self.picked_in = self.round  # once a round: a refusal means the partner (or R12) settled it
         return [self.send("pick_sign", now, sign=fresh_sign(self.rng, you.get("last_sign")))]
@@ -226,20 +244,35 @@ class PlayingBot(Bot):
         if self._pending and (self.pending("call_quatro") or self.pending("call_contre")):
             return None
         # a player knows the exchange they just made completed their carré, before the table shows it
-        mine = bool(self.you.get("has_carre")) or self.completed_at > self.view_at
+        mine = bool(self.you.get("has_carre")) or (bool(self.my_moves) and self.own_carre())
         if self.wants_quatro(now):
             # R23: confirmed only when we hold one too, after the phone's question
             return "call_quatro", {"confirmed": mine}, self._draw(self.confirm_beat) if mine else 0.0
         if self.contre_threshold is None:
             return None
+        if self.r6_aware and not self.candidates:
+            self.guilty.clear()  # R6: nobody is seen keeping two copies of one rank: no carré anywhere
+            return None
         threshold = self.contre_threshold + (0.25 if mine else 0.0)  # our Quatro is coming: be surer
         half = self.n // 2
         my_team = self.seat % half
         best, accused, recheck = 0.0, None, INF
+        facts = self.facts
+        guilt = self.seat_guilt
         for team in range(half):
             if team == my_team:
                 continue
-            p, until = self.team_guilt(team, now)
+            # team_guilt, inlined (the hottest loop of a bot); a seat that cannot hold a carré is skipped
+            p_none, until = 1.0, INF
+            for seat in (team, team + half):
+                f = facts.get(seat)
+                if f is None or (self.r6_aware and (f.mixed or len(f.known) < 2)):
+                    continue
+                p, u = guilt(seat, now)
+                p_none *= 1.0 - p
+                if u < until:
+                    until = u
+            p = 1.0 - p_none
             if until < recheck:
                 recheck = until
             if p >= threshold:
@@ -331,6 +364,32 @@ class PlayingBot(Bot):
 
     # swaps -----------------------------------------------------------------------------
 
+    def own_table(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """Our hand and the centre as our own exchanges since the perceived view left them."""
+        view = self.perceived
+        hand, centre = view["you"].get("hand") or [], view.get("centre") or []
+        moves = self.my_moves
+        if not moves:
+            return hand, centre
+        seen_at = self.view_at
+        hand, centre = list(hand), list(centre)
+        for ref, (at, give, took, place) in list(moves.items()):
+            if at < seen_at:
+                del moves[ref]  # the view shows it already (or it was refused, and the view shows that)
+                continue
+            for i, c in enumerate(hand):
+                if c["id"] == give:
+                    if place < len(centre) and centre[place]["id"] == took["id"]:
+                        centre[place] = c
+                    hand[i] = took
+                    break
+        return hand, centre
+
+    def own_carre(self) -> bool:
+        """Do the cards we know we hold make a carré (R7)?"""
+        hand, _ = self.own_table()
+        return len(hand) == 4 and all(c["rank"] == hand[0]["rank"] for c in hand)
+
     def others_known(self) -> tuple[dict[str, int], dict[str, int]]:
         """Copies of each rank other seats are seen keeping: (opponents, partner). Counted again only when
         what other seats keep changed (see ``Bot._facts_gen``)."""
@@ -360,16 +419,16 @@ class PlayingBot(Bot):
     def swap(self, now: float) -> list[dict[str, Any]]:
         if self.you.get("has_carre") or self.pending("swap"):
             return []
-        if self.release_at is not None or self.emoji_plan is not None:
-            if self.release_at is not None:
-                self.plan(self.release_at)  # a carré holder never swaps: neither does a convincing bluff
+        if self.emoji_plan is not None:
+            return []  # the thumb is on the emoji tray
+        if self.release_at is not None and self.still_while_decoying:
+            self.plan(self.release_at)  # a carré holder never swaps: neither does a convincing bluff
             return []
         ready = max(self.swap_at, self.swap_block_until)
         if now < ready:
             self.plan(ready)
             return []
-        view = self.perceived
-        hand, centre = view["you"].get("hand"), view.get("centre")
+        hand, centre = self.own_table()
         if not hand or not centre:
             return []
         waiting = self._waiting
@@ -412,35 +471,36 @@ class PlayingBot(Bot):
         give = min(givable, key=lambda c: self.give_score(c["rank"], mine, opp, mate))
         places = [i for i, c in enumerate(centre) if c["rank"] == want]
         place = self.rng.choice(places)
-        after = dict(mine)
-        after[give["rank"]] -= 1
-        after[want] = after.get(want, 0) + 1
-        if after[want] == 4:
-            self.completed_at = now
         cooldown = float(self.perceived["timing"]["swap_cooldown"])
         self.swap_at = now + cooldown + self._draw(self.swap_pace)
         self.plan(self.swap_at)
-        return [self.send("swap", now, card=give["id"], place=place, expected=centre[place]["id"])]
+        return [self.send_swap(now, give, place, centre[place])]
+
+    def send_swap(self, now: float, give: dict[str, Any], place: int, took: dict[str, Any]) -> dict[str, Any]:
+        """The exchange message, remembered as ours until the view shows it (or it is refused)."""
+        msg = self.send("swap", now, card=give["id"], place=place, expected=took["id"])
+        self.my_moves[msg["id"]] = (now, give["id"], took, place)
+        return msg
 
 
 class EasyBot(PlayingBot):
-    """Easy: slower than a first-time player, and not an open book.
+    """Easy: a first-timer's pace, slower to show its sign, and not an open book.
 
-    Swap rule: every 3 to 4.5 seconds, collect the rank you hold most of, taking any copy the centre shows.
+    Swap rule: every 2.6 to 3.8 seconds, collect the rank you hold most of, taking any copy the centre shows.
     Call rule: call Quatro when your partner shows your sign, and Contre only on a team whose player has shown
-    the same emoji three times in a row.
+    the same emoji twice in a row (kept it on its channel for five seconds).
 
-    It shows its sign after a visible hesitation, and in some deals shows a decoy (sometimes long enough to
-    be emitted twice) right after an exchange that could have completed a carré.
+    It reacts in about 1.8 s, shows its sign after a visible hesitation (0.3–2 s), and in about a third of the
+    deals bluffs naively: a decoy held for two emissions right after its first kept card, before any carré is
+    possible (R6). A careful reader ignores it; a first-timer may fall for it.
     """
 
     level = "easy"
-    reaction_median = 1.9
+    reaction_median = 1.8
     reaction_sigma = 0.25
     look_gap = (1.0, 1.8)
-    idle_look = 2.5
-    swap_pace = (1.0, 2.5)
-    stuck_after = 12.0
+    swap_pace = (0.6, 1.8)
+    stuck_after = 8.0
     emoji_beat = (0.7, 1.4)
     picker_beat = (0.8, 1.5)
     confirm_beat = (0.8, 1.5)
@@ -448,7 +508,21 @@ class EasyBot(PlayingBot):
     contre_threshold = 1.0
     guilt_wait = (0.5, 1.5)
     decoy_chance = 0.35
-    decoy_hold = (3.0, 8.0)
+    decoy_hold = (5.5, 8.0)
+    #: Contre once an emoji was emitted this many times in a row (R18: every 5 s while the channel is held).
+    repeats = 2
+
+    def on_own_swap(self, took: str, at: float) -> None:
+        """Easy bluffs naively: early in a deal, when its first kept card makes it look like a collector, though
+        no carré is possible yet (R6). A careful reader ignores it; a first-timer may fall for it."""
+        if (
+            self.decoys < self.decoys_per_deal
+            and self.release_at is None
+            and len(self.public_known) == 1
+            and self.rng.random() < self.decoy_chance
+        ):
+            self.decoys += 1
+            self.decoy_at = at + self._draw(self.sign_hesitation)
 
     def seat_guilt(self, seat: int, now: float) -> tuple[float, float]:
         emoji = self.holds_fresh(seat)
@@ -460,29 +534,29 @@ class EasyBot(PlayingBot):
             if t < self.deal_at or e != emoji:
                 break
             run += 1
-        return (1.0 if run >= 3 else 0.0), INF
+        return (1.0 if run >= self.repeats else 0.0), INF
 
 
 class NormalBot(PlayingBot):
     """Normal: human pace, and it leaves a partner the race.
 
-    Swap rule: every 2.5 to 3.5 seconds, collect the rank you hold most of, unless other seats are seen
+    Swap rule: every 3.2 to 4.2 seconds, collect the rank you hold most of, unless other seats are seen
     keeping it.
     Call rule: call Quatro when your partner shows your sign, and Contre on a team that holds its channel on a
     fresh emoji while one of its players is seen keeping two or more cards of one rank, once it has looked
-    so for 2 to 3.5 seconds.
+    so for 2.8 to 4 seconds.
 
-    It reads emojis at face value (no memory of who bluffed), remembers each opponent's last three exchanges,
-    and shows a decoy in about half the deals, at a credible moment. A human partner's sign is not answered
-    when the cards that partner keeps make a carré impossible (R6, R14).
+    It reacts in about 1.45 s, reads emojis at face value (no memory of who bluffed), remembers each
+    opponent's last three exchanges, and bluffs in most deals, at a credible moment (R6). A human partner's
+    sign is not answered when the cards that partner keeps make a carré impossible (R6, R14).
     """
 
     level = "normal"
-    reaction_median = 1.3
+    reaction_median = 1.45
     reaction_sigma = 0.22
     look_gap = (0.8, 1.3)
-    idle_look = 1.5
-    swap_pace = (0.5, 1.5)
+    swap_pace = (1.2, 2.2)
+    stuck_after = 10.0
     tracks_cards = True
     memory = 3
     emoji_beat = (0.5, 1.1)
@@ -490,7 +564,8 @@ class NormalBot(PlayingBot):
     confirm_beat = (0.6, 1.1)
     sign_hesitation = (0.2, 0.8)
     contre_threshold = 0.6
-    guilt_wait = (2.0, 3.5)
+    guilt_wait = (2.8, 4.0)
+    r6_aware = True
     decoy_chance = 0.6
     decoy_hold = (2.5, 4.5)
 
@@ -515,33 +590,35 @@ class NormalBot(PlayingBot):
 class HardBot(NormalBot):
     """Hard: full inference at a human pace, with a bounded memory.
 
-    Swap rule: every 2.3 to 3 seconds, collect the rank with the most copies within reach (yours plus the
-    centre's) that no opponent is keeping, and never hand an opponent the rank it collects.
+    Swap rule: every 3.3 to 4.1 seconds, collect the rank with the most copies within reach (yours plus the
+    centre's) that no opponent is keeping, and rather not hand an opponent the rank it keeps.
     Call rule: call Quatro on your partner's sign or when the cards your partner keeps prove a carré, and
-    Contre on the team whose carré the evidence (cards kept, a stop in swapping, a fresh emoji its partner
-    does not answer, how each player bluffed in past rounds) makes at least 50 % likely for about a second.
+    Contre on a team once the evidence (cards kept, a stop in swapping, a fresh emoji on a held channel, how
+    each player bluffed in past rounds) has made its carré at least 60 % likely for 2.8 to 3.8 seconds.
 
-    It remembers each opponent's last four exchanges, learns every seat's bluffing at each reveal (R26), burns
-    an emoji a team showed and released unanswered (a known decoy), and bluffs at credible moments.
+    It reacts in about 1.25 s, remembers each opponent's last four exchanges, learns every seat's bluffing at
+    each reveal (R26), burns an emoji a team showed and released unanswered (a known decoy), and bluffs at
+    credible moments (R6), standing still while it does, as a carré holder must.
     """
 
     level = "hard"
-    reaction_median = 1.05
+    reaction_median = 1.25
     reaction_sigma = 0.18
     look_gap = (0.6, 1.0)
-    idle_look = 1.0
-    swap_pace = (0.3, 1.0)
-    stuck_after = 4.0
+    swap_pace = (1.3, 2.1)
+    stuck_after = 8.0
     memory = 4
     emoji_beat = (0.4, 0.8)
     picker_beat = (0.5, 0.9)
     confirm_beat = (0.5, 0.9)
     sign_hesitation = (0.1, 0.4)
-    contre_threshold = 0.5
-    guilt_wait = (0.7, 1.4)
+    contre_threshold = 0.6
+    guilt_wait = (2.8, 3.8)
     decoy_chance = 0.8
     decoys_per_deal = 2
     decoy_hold = (2.5, 4.0)
+    #: How much it would rather keep a card of a rank an opponent is seen keeping (per copy kept, up to two).
+    deny = 0.4
     #: Prior probability that a fresh emoji is a sign, before any reveal taught us a seat's style.
     sign_prior = 0.6
     #: Seconds a collector has stood still before its stop counts as evidence, and the steps after that.
@@ -551,25 +628,26 @@ class HardBot(NormalBot):
         super().setup()
         self.burnt: set[tuple[int, str]] = set()  # (team, emoji): shown, released unanswered: a decoy
 
-    def _event(self, e: dict[str, Any], at: float) -> None:
-        kind = e.get("type")
-        if kind == "channel_released" and e.get("seat") != self.seat and self.view is not None:
-            seat = e["seat"]
-            f = self.facts.get(seat)
-            if f is not None:
-                team = self.team_of(seat)
-                for t, emoji in f.emitted:
-                    if t >= self.deal_at:
-                        self.burnt.add((team, emoji))
-        elif kind in ("dealt", "reshuffled", "sign_phase_opened"):
-            self.burnt = set()
-        super()._event(e, at)
+    def on_release(self, seat: int, at: float) -> None:
+        f = self.facts.get(seat)
+        if f is not None and self.view is not None:
+            team = self.team_of(seat)
+            for t, emoji in f.emitted:
+                if t >= self.deal_at:
+                    self.burnt.add((team, emoji))
+
+    def on_deal(self, at: float) -> None:
+        self.burnt = set()
+        super().on_deal(at)
+
+    def on_round_change(self) -> None:
+        self.burnt = set()
 
     def rank_score(self, rank, mine, centre, opp, mate) -> float:
         return mine.get(rank, 0) + 0.6 * centre.get(rank, 0) - 0.9 * opp.get(rank, 0) - 0.6 * mate.get(rank, 0)
 
     def give_score(self, rank, mine, opp, mate) -> float:
-        return mine.get(rank, 0) + 0.8 * min(opp.get(rank, 0), 2) - 0.3 * min(mate.get(rank, 0), 2)
+        return mine.get(rank, 0) + self.deny * min(opp.get(rank, 0), 2) - 0.3 * min(mate.get(rank, 0), 2)
 
     def wants_quatro(self, now: float) -> bool:
         partner = self.partner()
@@ -581,20 +659,29 @@ class HardBot(NormalBot):
         f = self.facts.get(seat)
         if f is None or f.mixed or len(f.known) < 2:
             return 0.0, INF  # R6: no carré possible, whatever it shows
-        p0, rank = self.carre_odds(seat)
-        if rank is None:
-            return 0.0, INF
+        # what depends on the cards only is worked out once per card move (cached on the seat's facts: valid
+        # while its cards and the hidden copies of its rank and in all stay the same)
+        rank = next(iter(f.known.values()))
+        key = (f.version, self.unknown_pool().get(rank, 0), self._pool_total)
+        static = f.belief
+        if static is None or static[0] != key:
+            p0, _ = self.carre_odds(seat)
+            base = math.log(max(p0, 1e-6) / max(1.0 - p0, 1e-6)) + 0.5 * len(f.known)
+            static = f.belief = (key, p0, base, not f.put.get(rank))
+        _, p0, logit, collector = static
         if p0 >= 0.999:
             return 1.0, INF
-        logit = math.log(max(p0, 1e-6) / max(1.0 - p0, 1e-6))
         until = INF
-        if not f.put.get(rank):
+        if collector:
             # a collector of `rank`: it gave none away; once complete, it stops swapping
             idle = (now - (f.last_swap if f.last_swap is not None else self.deal_at)) / self.time_scale
-            steps = sum(1 for s in self.idle_steps if idle >= s)
-            if steps < len(self.idle_steps):
-                until = now + (self.idle_steps[steps] - idle) * self.time_scale
-            logit += 0.5 * len(f.known) + 1.2 * steps * (1.0 if rank in self.centre_ranks() else 0.4)
+            steps = 0
+            for step in self.idle_steps:
+                if idle < step:
+                    until = now + (step - idle) * self.time_scale
+                    break
+                steps += 1
+            logit += 1.2 * steps * (1.0 if rank in self.centre_ranks() else 0.4)
         p_cards = 1.0 / (1.0 + math.exp(-logit))
         emoji = self.holds_fresh(seat)
         if emoji is None or (self.team_of(seat), emoji) in self.burnt:

@@ -33,13 +33,14 @@ class Newcomer(PlayingBot):
 
     level = "newcomer"
     look_gap = (0.5, 1.0)
-    idle_look = 2.0
     emoji_beat = (0.6, 1.2)
     picker_beat = (0.7, 1.4)
     confirm_beat = (0.8, 1.5)
     sign_hesitation = (0.0, 0.0)
     contre_threshold = 1.0
     guilt_wait = (0.0, 0.0)
+    #: From picking the sign to pressing "ready" (uniform range, seconds).
+    ready_beat = (0.6, 1.5)
     #: Seconds between two of its exchanges (uniform range).
     swap_every = (2.5, 4.0)
     #: Nobody swapped for this long (uniform range, seconds): it asks for a reshuffle.
@@ -48,7 +49,7 @@ class Newcomer(PlayingBot):
     def setup(self) -> None:
         super().setup()
         self.readied_in = -1
-        self.last_any_swap = -INF
+        self.ready_at = -INF
         self.asked_in = -1
         self.voted: set[Any] = set()
         self.patience = self._draw(self.stuck_for)
@@ -56,24 +57,24 @@ class Newcomer(PlayingBot):
     def reaction_delay(self) -> float:
         return self.rng.uniform(1.2, 2.5)
 
-    def _event(self, e: dict[str, Any], at: float) -> None:
-        super()._event(e, at)
-        kind = e.get("type")
-        if kind == "swapped" or kind in ("dealt", "reshuffled"):
-            self.last_any_swap = at
-            if kind != "swapped":
-                self.patience = self._draw(self.stuck_for)
+    def on_deal(self, at: float) -> None:
+        super().on_deal(at)
+        self.patience = self._draw(self.stuck_for)
 
     def sign_phase(self, now: float) -> list[dict[str, Any]]:
         you = self.you
-        out = []
         if you.get("sign") is None and self.picked_in != self.round:
             self.picked_in = self.round
-            out.append(self.send("pick_sign", now, sign=fresh_sign(self.rng, you.get("last_sign"))))
+            self.ready_at = now + self._draw(self.ready_beat)  # then the "ready" button: another tap
+            self.plan(self.ready_at)
+            return [self.send("pick_sign", now, sign=fresh_sign(self.rng, you.get("last_sign")))]
         if self.readied_in != self.round and not self.perceived["seats"][self.seat]["ready"]:
+            if self.picked_in == self.round and now < self.ready_at:
+                self.plan(self.ready_at)
+                return []
             self.readied_in = self.round
-            out.append(self.send("ready", now))
-        return out
+            return [self.send("ready", now)]
+        return []
 
     def seat_guilt(self, seat: int, now: float) -> tuple[float, float]:
         f = self.facts.get(seat)
@@ -98,14 +99,14 @@ class Newcomer(PlayingBot):
         state = self.view.get("reshuffle") or {}
         vote = state.get("vote")
         if vote is not None:
-            key = (self.round, vote.get("requester"), self.last_any_swap)
+            key = (self.round, vote.get("requester"), self.last_swap_seen)
             if self.you.get("voter") and key not in self.voted:
                 self.voted.add(key)
                 return [self.send("answer_vote", now, accept=True)]
             return []
         if state.get("done") or self.asked_in == self.round or state.get("next_vote_in"):
             return []
-        quiet_until = self.last_any_swap + self.patience
+        quiet_until = self.last_swap_seen + self.patience
         if now < quiet_until:
             self.plan(quiet_until)
             return []
@@ -119,7 +120,7 @@ class Newcomer(PlayingBot):
         if now < ready:
             self.plan(ready)
             return []
-        hand, centre = self.hand(), self.centre()
+        hand, centre = self.own_table()
         if not hand or not centre:
             return []
         mine, offered = self.counts(hand), self.counts(centre)
@@ -131,8 +132,6 @@ class Newcomer(PlayingBot):
         want = self.rng.choice(sorted(shown))
         give = min((c for c in hand if c["rank"] != want), key=lambda c: (mine[c["rank"]], self.rng.random()))
         place = self.rng.choice([i for i, c in enumerate(centre) if c["rank"] == want])
-        if mine[want] == 3:
-            self.completed_at = now
         self.swap_at = now + self._draw(self.swap_every)
         self.plan(self.swap_at)
-        return [self.send("swap", now, card=give["id"], place=place, expected=centre[place]["id"])]
+        return [self.send_swap(now, give, place, centre[place])]

@@ -30,6 +30,9 @@ log = logging.getLogger("quatro.server")
 MIN_SLEEP = 0.01
 #: Moves a bot may make in one wake-up: a phone's burst, no more.
 BOT_MOVES_PER_WAKE = 8
+#: Seconds between journal lines while a game's clock runs: a restarted host resumes its timers from the
+#: journal's last time, so a kill -9 costs a running clock at most this much (a line with nothing due is a tick).
+JOURNAL_BEAT = 1.0
 
 _STOP = object()
 
@@ -77,6 +80,12 @@ class Actor:
         raise NotImplementedError
 
     def _on_message(self, conn: Connection, raw: str | bytes) -> None:
+        raise NotImplementedError
+
+    _hold_until: float | None = None  # when a restart hold lifts at the latest (see .resume)
+    _recorded_at: float | None = None  # table time of the journal's last line (see JOURNAL_BEAT)
+
+    def _check_hold(self) -> None:
         raise NotImplementedError
 
     # --- life cycle (any thread) ---------------------------------------------------
@@ -155,7 +164,7 @@ class Actor:
         """Seconds until the engine's next deadline or the next bot wake-up (``None``: until a message)."""
         if self._dirty:
             return 0.0
-        wanted: list[Any] = [self.game.next_deadline()]
+        wanted: list[Any] = [self.game.next_deadline(), self._hold_until, self._next_beat()]
         for seat, (_, bot, _) in self.bots.items():
             try:
                 wanted.append(bot.next_wake())
@@ -169,15 +178,30 @@ class Actor:
     def _now(self) -> float:
         return self.clock()
 
+    def _next_beat(self) -> float | None:
+        """When the journal should next say the time (``None``: no game clock runs, or no journal)."""
+        g = self.game
+        if self.journal is None or self._recorded_at is None or g.paused is not None:
+            return None
+        if g.phase.value not in ("sign", "play", "pause"):
+            return None
+        return self._recorded_at + JOURNAL_BEAT
+
     def _tick(self) -> None:
+        self._check_hold()
         deadline = self.game.next_deadline()
-        if deadline is None:
-            return
         now = self._now()
-        if deadline <= now:
+        if deadline is not None and deadline <= now:
             out = self.game.tick(now)
             self._record({"tick": True, "n": len(out.events)}, now)
             self._note(out.events)
+            return
+        beat = self._next_beat()
+        if beat is not None and beat <= now:
+            out = self.game.tick(now)  # nothing is due: only the game's clock moves, and the journal says when
+            self._record({"tick": True, "n": len(out.events)}, now)
+            if out.events:  # pragma: no cover - nothing was due
+                self._note(out.events)
 
     def _note(self, events: Any) -> None:
         if events:

@@ -99,8 +99,8 @@ class Audience(Seating):
             self._error(conn, p.ErrorCode.SEAT_TAKEN, "somebody holds that seat; the host can free it", msg.id)
             return
         why = names.problem(msg.name.strip())
-        if why is not None:  # a name that could pass for another, or that nobody can read: before any change
-            self._send(conn, p.Refused(Refusal(Reason.BAD_NAME, f"that name cannot be used: {why}"), msg.id))
+        if why is not None:  # invisible characters, or nothing visible: a name must tell the player apart
+            self._send(conn, p.Refused(Refusal(Reason.BAD_NAME, why), msg.id))
             return
         # An empty lobby seat, a human seat the host freed, or a bot's seat between rounds: this phone takes
         # it over, hand and team and all (R33). The engine refuses an empty seat outside the lobby.

@@ -56,6 +56,10 @@ class Broadcaster(Actor):
         }
         if conn.kind == "screen":
             table["host"] = conn.is_host
+            # The host must know when the table would not survive a restart ("cannot save the game: disk full").
+            failure = self.journal.failure if self.journal is not None else None
+            table["warning"] = "journal" if failure else None
+            table["journal_error"] = failure
         return table
 
     def _builder(self) -> ViewBuilder:

@@ -98,7 +98,15 @@ def entry_kind(entry: Any) -> str:
 
 
 def read(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
-    """The header, the entries and the length in bytes of the good part of the journal at ``path``.
+    """The header, the entries and the length in bytes of the good part of the journal at ``path``
+    (see :func:`read_lines`)."""
+    header, entries, ends = read_lines(path)
+    return header, entries, ends[-1]
+
+
+def read_lines(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], list[int]]:
+    """The header, the entries, and where each line ends in the file: ``ends[0]`` after the header, ``ends[i]``
+    after entry ``i - 1`` (a replay that must stop before entry ``i`` keeps the first ``ends[i]`` bytes).
 
     The good part ends before the first line that cannot be used: one that does not decode to a known
     entry (cut short by a crash mid-write, or damaged), or whose time goes back or jumps by more than
@@ -109,6 +117,7 @@ def read(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
     data = Path(path).read_bytes()
     header: dict[str, Any] | None = None
     entries: list[dict[str, Any]] = []
+    ends: list[int] = []
     good = 0  # bytes up to the end of the last good line (its newline included when it has one)
     last_t = 0.0
     pos = 0
@@ -121,7 +130,7 @@ def read(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
         pos = end
         if not line.strip():
             if header is not None:
-                good = end  # a blank line is kept with the good part, not cut off
+                good = ends[-1] = end  # a blank line is kept with the good part, not cut off
             continue
         try:
             value = json.loads(line)
@@ -134,6 +143,7 @@ def read(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
             header = _header(value)
             last_t = float(header["t"])
             good = end
+            ends.append(end)
             continue
         try:
             entry_kind(value)
@@ -146,9 +156,11 @@ def read(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
         last_t = max(last_t, t)
         entries.append(value)
         good = end
+        ends.append(end)
     if header is None:
         raise JournalError("the journal is empty")
-    return header, entries, good
+    assert ends[-1] == good
+    return header, entries, ends
 
 
 def _header(value: Any) -> dict[str, Any]:

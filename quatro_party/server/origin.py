@@ -16,6 +16,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 from collections.abc import Iterable
+from typing import Any
 from urllib.parse import urlsplit
 
 #: Names of the host machine itself, always accepted (the TV runs on it: ``http://127.0.0.1:port/screen``).
@@ -106,3 +107,55 @@ class HostPolicy:
         if parsed.scheme not in ("http", "https") or not parsed.hostname or parsed.path not in ("", "/"):
             return False
         return self.name_ok(parsed.hostname)
+
+
+# --- on the routes (Flask) -------------------------------------------------------------------------
+
+#: The headers every answer carries. The pages load only their own scripts, styles and images (no inline
+#: script: a name that slipped through escaping could not run), cannot be framed (clickjacking the host's
+#: controls), and a file is never read as another type than it says.
+SECURITY_HEADERS = {
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+#: The content security policy of the pages (``{ws}`` is the page's own WebSocket origin).
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; font-src 'self'; "
+    "connect-src 'self' {ws}; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+#: The rules page has an inline script of its own (its language switch): the same policy with inline scripts.
+CSP_INLINE_SCRIPT = CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+
+
+def policy_of(join_url: str | None) -> HostPolicy:
+    """The names a host with this join URL answers to: its host, the mDNS name, loopback."""
+    return HostPolicy([join_url or "", mdns_host_name()])
+
+
+def check_request() -> Any:
+    """``before_request`` of the routes: a foreign ``Host`` gets 403 (DNS rebinding), and a foreign ``Origin``
+    too (another site's page opening a socket or posting), before any page or socket handshake."""
+    from flask import abort, current_app, request
+
+    table = current_app.extensions["quatro"]
+    policy = policy_of(getattr(table, "join_url", ""))
+    if not policy.host_ok(request.headers.get("Host")):
+        abort(403, description="this host answers only to its own address")
+    if not policy.origin_ok(request.headers.get("Origin")):
+        abort(403, description="pages of other sites may not use this host")
+    return None
+
+
+def add_headers(response: Any) -> Any:
+    """``after_request`` of the routes: :data:`SECURITY_HEADERS`, and the CSP on HTML pages."""
+    from flask import request
+
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    if response.mimetype == "text/html":
+        csp = CSP_INLINE_SCRIPT if request.path.startswith("/rules") else CSP
+        response.headers.setdefault("Content-Security-Policy", csp.format(ws=f"ws://{request.host}"))
+    return response

@@ -2,8 +2,15 @@
 
 The engine is pure and deterministic, so replaying the journal's engine calls in order, at their
 times, rebuilds the same game; the table-level lines (tokens, bots, settings) rebuild the rest.
-Every engine call's outcome is journaled too, and a replay that gives another outcome stops:
-the journal is set aside and the table starts fresh. Nothing in a journal may stop a host starting.
+Every engine call's outcome is journaled too, and a replay that gives another outcome stops there:
+the table is rebuilt from the lines before it, and the rest is kept aside (``*.rest``). Only a journal
+whose very start does not replay is set aside whole (``*.broken``) for a fresh table. Nothing in a
+journal may stop a host starting.
+
+A resumed game is held: it comes back paused ``by: "restart"`` (CONTRACT §9), before its phones are marked
+away, so that no rule applies to the restart itself (a running vote loses no voter, a sign phase does not
+open on random signs, no clock runs). The hold lifts by itself once every phone holding a seat is back, or
+after :data:`RESTART_GRACE` seconds; then the usual rules apply to whoever is still away.
 """
 
 from __future__ import annotations
@@ -15,25 +22,34 @@ import random
 from typing import Any
 
 from ..engine import Game, Pause, Phase, Resume, SeatKind, SetConnected, Timing
-from .actor import MIN_SLEEP
 from .host import LOCKED, HostControls
-from .journal import Journal, JournalError, command_from, entry_kind, lock, read, set_aside
+from .journal import Journal, JournalError, command_from, entry_kind, lock, read_lines, set_aside
 
 log = logging.getLogger("quatro.server")
 
 #: A resumed table's clock first reads this much after the journal's last time (time never goes back).
 RESUME_EPSILON = 1e-6
-#: Seconds a restarted host holds its game for the phones to come back; then the usual rules (R11, R28, R33).
+#: Seconds a resumed game stays held for its phones to come back (then the usual rules: R11, R28, R33).
 RESTART_GRACE = 60.0
+#: Phases in which a resumed game is held (those the engine can pause).
+_HELD_PHASES = (Phase.SIGN, Phase.PLAY, Phase.PAUSE)
+
+
+class _StopAt(Exception):
+    """A journal line that does not replay to the outcome it recorded: the replay keeps the lines before it."""
+
+    def __init__(self, index: int, why: str) -> None:
+        super().__init__(why)
+        self.index = index
 
 
 class Resumable(HostControls):
     """The table's journal: opened (or resumed from) when the table is made, appended to on every change."""
 
     resumed: str | None
-    _hold_until: float | None  # the end of the restart hold's grace period, while the hold is on
     _journal_lock: int | None
     _last_time: float
+    _hold_until: float | None = None
 
     def _new_table(self, config: dict[str, Any]) -> None:
         raise NotImplementedError
@@ -54,7 +70,14 @@ class Resumable(HostControls):
             return
         if os.path.exists(path):
             try:
-                length = self._replay(path)
+                try:
+                    length = self._replay(path)
+                except _StopAt as stop:
+                    if stop.index == 0:
+                        raise
+                    log.warning("the table's journal %s is replayed up to a line that does not: %s", path, stop)
+                    self._new_table(config)
+                    length = self._replay(path, limit=stop.index)
             except OSError as exc:  # left as it is: it may be fine, only out of reach for now
                 log.warning(
                     "cannot read the table's journal %s (%s): starting a new table, kept by no journal", path, exc
@@ -93,17 +116,23 @@ class Resumable(HostControls):
                     "t": self.clock(),
                 },
             )
+            self.journal.on_failure = self._journal_failed
         except (OSError, TypeError, ValueError) as exc:
             log.warning("cannot write the table's journal %s (%s): a restart will lose this table", path, exc)
             self.journal = None
 
-    def _replay(self, path: str) -> int:
-        """Rebuild the game and the table-level state from the journal; the length of its good part.
+    def _replay(self, path: str, limit: int | None = None) -> int:
+        """Rebuild the game and the table-level state from the journal (its first ``limit`` entries when given);
+        the length of the part replayed.
 
-        Raises :class:`JournalError` (or whatever the engine raises) when the journal does not
-        replay to the same outcomes; ``self`` is then half-built and must be made anew.
+        Raises :class:`_StopAt` at the first entry that does not replay to the outcome it recorded (the
+        engine raising included), :class:`JournalError` when the journal as a whole does not fit this table;
+        ``self`` is then half-built and must be made anew.
         """
-        header, entries, length = read(path)
+        header, entries, ends = read_lines(path)
+        if limit is not None:
+            entries = entries[:limit]
+        length = ends[len(entries)]
         seed = header["seed"]
         if not isinstance(seed, (int, str)) or isinstance(seed, bool):
             raise JournalError(f"bad seed {seed!r}")
@@ -113,31 +142,14 @@ class Resumable(HostControls):
         self.settings.update(header["settings"])
         levels: dict[int, str] = {}  # the bots are made once the game is rebuilt
         last = float(header["t"])
-        for number, e in enumerate(entries, start=2):
-            kind = entry_kind(e)
-            t = float(e["t"])
-            last = max(last, t)
-            if kind == "cmd":
-                out = self.game.apply(command_from(e), t)
-                got = (out.refusal.reason.value if out.refusal is not None else None, len(out.events))
-                if got != (e.get("r"), e.get("n")):
-                    raise JournalError(f"line {number}: {e['cmd']} gave {got}, not {(e.get('r'), e.get('n'))}")
-            elif kind == "tick":
-                n = len(self.game.tick(t).events)
-                if n != e.get("n"):
-                    raise JournalError(f"line {number}: the tick gave {n} events, not {e.get('n')}")
-            elif kind == "token":
-                self._seat_token(int(e["seat"]), str(e["token"]))
-            elif kind == "revoke":
-                self._revoke(int(e["revoke"]))
-            elif kind == "bot":
-                levels[int(e["bot"])] = str(e["level"])
-            elif kind == "unbot":
-                levels.pop(int(e["unbot"]), None)
-            elif kind == "settings":
-                self.settings.update({str(k): str(v) for k, v in e["settings"].items()})
-            else:
-                self._replay_line(number, kind, e)
+        for index, e in enumerate(entries):
+            try:
+                self._replay_entry(index + 2, e, levels)
+            except JournalError as exc:
+                raise _StopAt(index, str(exc)) from exc
+            except Exception as exc:  # the engine refusing data from disk: the line is as bad
+                raise _StopAt(index, f"line {index + 2}: {exc!r}") from exc
+            last = max(last, float(e["t"]))
         self.locked = self.settings.pop(LOCKED, "false") == "true"
         seats = self.game.seats
         if any(not 0 <= s < len(seats) or seats[s].kind is not SeatKind.BOT for s in levels):
@@ -148,6 +160,32 @@ class Resumable(HostControls):
         for seat, level in sorted(levels.items()):
             self.bots[seat] = self._new_bot(seat, level)
         return length
+
+    def _replay_entry(self, number: int, e: dict[str, Any], levels: dict[int, str]) -> None:
+        """Replay one journal line (``number``: its line in the file); :class:`JournalError` if it does not."""
+        kind = entry_kind(e)
+        t = float(e["t"])
+        if kind == "cmd":
+            out = self.game.apply(command_from(e), t)
+            got = (out.refusal.reason.value if out.refusal is not None else None, len(out.events))
+            if got != (e.get("r"), e.get("n")):
+                raise JournalError(f"line {number}: {e['cmd']} gave {got}, not {(e.get('r'), e.get('n'))}")
+        elif kind == "tick":
+            n = len(self.game.tick(t).events)
+            if n != e.get("n"):
+                raise JournalError(f"line {number}: the tick gave {n} events, not {e.get('n')}")
+        elif kind == "token":
+            self._seat_token(int(e["seat"]), str(e["token"]))
+        elif kind == "revoke":
+            self._revoke(int(e["revoke"]))
+        elif kind == "bot":
+            levels[int(e["bot"])] = str(e["level"])
+        elif kind == "unbot":
+            levels.pop(int(e["unbot"]), None)
+        elif kind == "settings":
+            self.settings.update({str(k): str(v) for k, v in e["settings"].items()})
+        else:
+            self._replay_line(number, kind, e)
 
     def _replay_line(self, number: int, kind: str, entry: dict[str, Any]) -> None:
         """A journal line of a kind this table does not write: the journal is not this table's."""
@@ -160,17 +198,20 @@ class Resumable(HostControls):
         self.clock = lambda: base() + offset
         try:
             self.journal = Journal.reopen(path, length)
+            self.journal.on_failure = self._journal_failed
         except OSError as exc:
             log.warning("cannot append to the table's journal %s (%s): a restart will lose this table", path, exc)
-        # The restart itself must cost nobody anything: the game is held first (nobody is dropped from a vote,
-        # no sign phase ends without its players), then every phone is away until it says hello again.
         g = self.game
-        players = [s for s in self.seat_tokens if g.seats[s].kind is SeatKind.HUMAN]
-        if players and g.phase in (Phase.SIGN, Phase.PLAY, Phase.PAUSE) and g.paused is None:
-            self._apply(Pause("restart"))
-        if g.paused is not None and g.paused.by == "restart":
-            self._hold_until = self._now() + RESTART_GRACE
-        for seat, s in enumerate(self.game.seats):
+        # The hold first: a phone marked away from a running game would be dropped from its vote (R28), and a
+        # sign phase would stop waiting for it (R11); while paused nobody is, and no clock runs.
+        phones = [seat for seat, s in enumerate(g.seats) if s.kind is SeatKind.HUMAN and seat in self.seat_tokens]
+        if g.phase in _HELD_PHASES and phones:
+            if g.paused is None:
+                self._apply(Pause(by="restart"))
+            if g.paused is not None and g.paused.by == "restart":
+                self._hold_until = self._now() + RESTART_GRACE
+        # Nobody's device is connected yet: each phone says hello again with its token.
+        for seat, s in enumerate(g.seats):
             if s.kind is SeatKind.HUMAN and s.connected:
                 self._apply(SetConnected(seat, False))
         scores = "–".join(str(x) for x in g.scores())
@@ -181,43 +222,44 @@ class Resumable(HostControls):
         log.info("%s", self.resumed)
         self._dirty = True  # every bot (and every socket to come) gets the current state
 
-    def _tick(self) -> None:
-        super()._tick()
-        self._end_hold()
-
-    def _sleep_for(self) -> float | None:
-        wait = super()._sleep_for()
-        if self._hold_until is None:
-            return wait
-        hold = max(MIN_SLEEP, self._hold_until - self._now())
-        return hold if wait is None else min(wait, hold)
-
-    def _end_hold(self) -> None:
-        """The restart hold lifts once every player's phone is back, or its grace period is over."""
-        if self._hold_until is None:
+    def _check_hold(self) -> None:
+        """Lift the restart hold once every phone holding a seat is back, or its grace period is over."""
+        until = self._hold_until
+        if until is None:
             return
-        paused = self.game.paused
-        if paused is None or paused.by != "restart":  # the host resumed (or ended the game) meanwhile
-            self._hold_until = None
+        g = self.game
+        if g.paused is None or g.paused.by != "restart":
+            self._hold_until = None  # the host lifted it, or the game moved on
             return
-        seats = self.game.seats
-        away = [s for s in self.seat_tokens if seats[s].kind is SeatKind.HUMAN and not seats[s].connected]
-        if not away or self._now() >= self._hold_until:
-            log.info("the restart hold lifts (%s)", "every phone is back" if not away else f"seats {away} away")
+        away = [
+            seat
+            for seat, s in enumerate(g.seats)
+            if s.kind is SeatKind.HUMAN and seat in self.seat_tokens and not s.connected
+        ]
+        if not away or self._now() >= until:
+            if away:
+                log.info("restart hold over after %.0f s: seats %s are still away", RESTART_GRACE, away)
             self._hold_until = None
             self._apply(Resume())
+
+    def _journal_failed(self, failure: str | None) -> None:
+        """The journal could not write (``failure`` says why) or writes again (``None``): the screens are told."""
+        self._dirty = True
 
     def _record(self, entry: dict[str, Any], now: float | None = None) -> None:
         """Append ``entry`` (stamped with the table's time) to the journal, if the table keeps one.
 
-        A journal that cannot be written any more is set aside (``*.broken``): a restart must not
-        resume a table from a journal that misses some of it.
+        A disk that refuses a line is not a reason to drop the journal: it keeps the line and writes it
+        with the next one (``journal.failure`` meanwhile, shown on the big screen). Only a line JSON cannot
+        hold (a bug) stops journaling, and that journal is set aside (``*.broken``).
         """
         journal = self.journal
         if journal is None:
             return
+        t = self._now() if now is None else now
+        self._recorded_at = t
         try:
-            journal.write({"t": self._now() if now is None else now, **entry})
+            journal.write({"t": t, **entry})
         except (OSError, TypeError, ValueError) as exc:
             journal.close()
             self.journal = None

@@ -19,6 +19,7 @@ from simple_websocket import ConnectionClosed
 
 from .. import protocol as p
 from .connection import Connection, TokenBucket
+from .origin import add_headers, check_request
 from .qr import png_of, qr_png, qr_svg
 from .table import Table
 
@@ -31,6 +32,9 @@ SEAT_LINK_BODY_LIMIT = 1024
 
 bp = Blueprint("quatro", __name__)
 sock = Sock()
+# Host and Origin first (a foreign one gets 403 before any page or handshake), headers on every answer.
+bp.before_request(check_request)
+bp.after_request(add_headers)
 
 
 def _table() -> Table:

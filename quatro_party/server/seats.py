@@ -29,17 +29,18 @@ BOT_NAMES = ("Ada", "Bix", "Cleo", "Dex", "Eno", "Fay", "Gus", "Hal")
 
 
 def distinct_name(name: str, others: list[str]) -> str:
-    """``name`` (trimmed), or with a number ("Ana 2", "Ana 3"…) when one of ``others`` reads the same
-    (:func:`.names.key`: not case, accents, spacing, nor look-alike letters); kept within the engine's
-    length. A name the engine or :func:`.names.problem` would refuse is given back unchanged, to be refused.
+    """``name`` (trimmed), or with a number ("Ana 2", "Ana 3"…) when one of ``others`` already reads the same
+    (:func:`.names.key`: case, accents, spacing, width and look-alike letters do not count); kept within the
+    engine's length by shortening the name. A name the engine would refuse anyway (empty, too long, not
+    printable) is given back unchanged, for the engine to refuse.
 
     >>> distinct_name("ana", ["Ana", "Bot Ada"]), distinct_name("Ana", ["ÁNA", "ana 2"])
     ('ana 2', 'Ana 3')
     """
     name = name.strip()
-    if not 1 <= len(name) <= MAX_NAME_LENGTH or not name.isprintable() or names.problem(name) is not None:
+    if not 1 <= len(name) <= MAX_NAME_LENGTH or not name.isprintable():
         return name
-    return names.distinct(name, [o for o in others if o], MAX_NAME_LENGTH)
+    return names.distinct(name, others, MAX_NAME_LENGTH)
 
 
 class Seating(Broadcaster):
@@ -120,7 +121,7 @@ class Seating(Broadcaster):
             conn.greeted = True
             self._send_state(conn)
             return
-        if token:
+        if token is not None:  # an empty token too: a phone whose stored token went empty is told so
             now = self._now()
             move = self.moves.pop(token, None)
             if move is not None and move[1] >= now and move[0] < self.game.seat_count:

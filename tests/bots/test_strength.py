@@ -1,4 +1,4 @@
-"""Issue 6 acceptance, with the simulator on fixed seeds and duplicate deals.
+"""Level strength, with the simulator on fixed seeds and duplicate deals.
 
 Kept small enough for a shared, slow machine: a few hundred 4-seat games, a few dozen 8-seat games.
 """

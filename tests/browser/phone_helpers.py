@@ -107,6 +107,21 @@ def latest_view(client: Any, quiet: float = 0.15) -> dict[str, Any]:
     return client.state["view"]
 
 
+def _close_from_server(self: Any, event: dict[str, Any]) -> None:
+    """Playwright 1.64 reads ``event["code"]`` of a server's close that carried no code and raises KeyError (a
+    socket the host dropped after missed pings); the same handling, tolerant of a close without a code."""
+    if self._on_server_close:
+        self._on_server_close(event.get("code"), event.get("reason"))
+    else:
+        self._channel.send_may_fail("closePage", None, event)
+
+
+def _patch_playwright_close() -> None:
+    from playwright._impl._network import WebSocketRoute
+
+    WebSocketRoute._channel_close_server = _close_from_server  # type: ignore[method-assign]
+
+
 class StateGate:
     """Stands between the page and the real server (Playwright's WebSocket routing).
 
@@ -124,6 +139,8 @@ class StateGate:
         self.sent: list[tuple[int, str]] = []  # (connection, text) of every message the page sent
 
     def route(self, page: Any, path: str = "**/ws/phone") -> None:
+        _patch_playwright_close()
+
         def handler(ws: Any) -> None:
             server = ws.connect_to_server()
             with self.lock:
@@ -146,7 +163,15 @@ class StateGate:
                         return
                 ws.send(text)
 
+            def closed_by_server(code: int | None, reason: str | None) -> None:
+                # A dead connection is a zombie: the server gave it up, but the page is never told (no close).
+                with self.lock:
+                    if number in self.dead:
+                        return
+                ws.close(code=code, reason=reason)
+
             server.on_message(down)
+            server.on_close(closed_by_server)
             ws.on_message(up)
 
         page.route_web_socket(path, handler)
@@ -187,22 +212,37 @@ def hold(page: Any, selector: str, ms: int = 800) -> None:
 
 
 def page_bytes() -> dict[str, int]:
-    """Every file the controller page loads (html, css, scripts, shared modules), with its size."""
-    files = [WEB / "phone.html", WEB / "phone.css", WEB / "phone.js", WEB / "shared" / "theme.css"]
-    files += sorted((WEB / "phone").glob("*.js"))
+    """Every file the controller page loads when it opens (html, css, the scripts its static ``import``s reach, and
+    the larger of its two word files: a page loads one language at a time), with its size. Modules a phone needs
+    only sometimes (``later('…')``: the seat link, the audience…) are left out; :func:`later_bytes` lists them."""
     import re
 
-    seen = set()
-    todo = [WEB / "phone.js"] + sorted((WEB / "phone").glob("*.js"))
-    while todo:  # follow the ES module imports
-        f = todo.pop()
+    files = {WEB / "phone.html", WEB / "phone.css", WEB / "shared" / "theme.css"}
+    seen: set[Path] = set()
+    todo = [WEB / "phone.js"]
+    while todo:  # follow the static ES module imports
+        f = todo.pop().resolve()
         if f in seen:
             continue
         seen.add(f)
-        for rel in re.findall(r"""from\s+['"](\.[^'"]+)['"]""", f.read_text()):
-            todo.append((f.parent / rel).resolve())
-    files = sorted(set(p.resolve() for p in files) | seen)
-    return {str(p.relative_to(WEB.resolve())): p.stat().st_size for p in files}
+        for rel in re.findall(r"""(?:^|\n)\s*import\s[^;]*?from\s+['"](\.[^'"]+)['"]""", f.read_text()):
+            todo.append(f.parent / rel)
+    words = max((WEB / "phone").glob("words-*.js"), key=lambda p: p.stat().st_size)
+    every = sorted({p.resolve() for p in files} | seen | {words.resolve()})
+    return {str(p.relative_to(WEB.resolve())): p.stat().st_size for p in every}
+
+
+def later_bytes() -> dict[str, int]:
+    """The phone's modules loaded only when needed (``later('name')``), with their sizes."""
+    import re
+
+    names = set()
+    for f in (WEB / "phone").glob("*.js"):
+        names |= set(re.findall(r"""later\('([a-z-]+)'\)""", f.read_text()))
+    names |= set(re.findall(r"""later\('([a-z-]+)'\)""", (WEB / "phone.js").read_text()))
+    return {
+        n: (WEB / "phone" / f"{n}.js").stat().st_size for n in sorted(names) if (WEB / "phone" / f"{n}.js").exists()
+    }
 
 
 def shot(page, screenshot_dir, state: str) -> None:

@@ -58,7 +58,13 @@ def open_page(context: Any, url: str, path: str) -> tuple[Any, StateGate, list[s
 def banner_since_online(page: Any) -> list[str | None]:
     """What the offline banner showed since the page was first online (``None``: hidden)."""
     shown = page.evaluate("window.__banner")
-    return shown[shown.index(None) :] if None in shown else shown
+    # The banner may start hidden while the page loads its words, then say "Connecting…": online is the first
+    # hidden banner after that.
+    first = next((i for i, b in enumerate(shown) if b is not None), None)
+    if first is None:
+        return shown[-1:]
+    rest = shown[first:]
+    return rest[rest.index(None) :] if None in rest else rest
 
 
 def probes(gate: StateGate, connection: int = 1) -> list[dict[str, Any]]:
@@ -162,3 +168,89 @@ def test_a_watching_screen_with_a_wrong_host_link_is_told_once_not_at_every_chec
     assert len([n for n in page.evaluate("window.__notices") if "Wrong host link" in n]) == 1
     assert errors == []
     context.close()
+
+
+@pytest.mark.live_server(seats=4, public_host="party.test", time_scale=4.0)
+def test_r33_a_page_frozen_for_30_s_gets_its_seat_and_hand_back_within_2_s_of_thawing(live_server, phone_context):
+    """A phone put to sleep as WebKit does it: the page's scripts stop (Chromium's frozen lifecycle state, what a
+    backgrounded tab gets) and its socket stays 'open' with nothing flowing. Thawed after 30 s, the page must not
+    wait for a probe to time out: a new socket, the seat and the fresh hand within 2 s. The real liveness timings
+    are kept (no ``quatroLinkTiming``): they must not stand between a thawed page and its seat."""
+    import time
+
+    from .phone_helpers import everybody_ready, hand_ids, latest_view, seat_phones
+
+    page = phone_context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    gate = StateGate()
+    gate.route(page)
+    page.goto(phone_url(live_server.port))
+    page.fill("#name", "Ana")
+    page.locator('#seat-list [data-seat="0"]').tap()
+    expect(page.locator("#screen-wait")).to_be_visible()
+    others = seat_phones(live_server, {1: "Bruno", 2: "Chloé", 3: "Dora"})
+    assert live_server.screen().host("start_game")["type"] == "ok"
+    expect(page.locator("#screen-sign")).to_be_visible()
+    everybody_ready(page, others)
+    live_server.table.set_position("AAKQ KKJJ QQJT TTJK | AAQT")
+    expect(page.locator("#hand .card .rank")).to_have_text(["A", "A", "K", "Q"])
+
+    cdp = phone_context.new_cdp_session(page)
+    cdp.send("Page.setWebLifecycleState", {"state": "frozen"})
+    gate.kill_current()  # the socket stays open in the browser, but nothing passes any more
+    # The table moves on meanwhile: the page's hand changes (the host lays out a new position).
+    live_server.table.set_position("KKJJ AAKQ QQJT TTJK | AAQT")
+    time.sleep(30)
+    assert gate.connections == 1
+    thawed = time.monotonic()
+    cdp.send("Page.setWebLifecycleState", {"state": "active"})
+    expect(page.locator("#hand .card .rank")).to_have_text(["K", "K", "J", "J"], timeout=2000)
+    back = time.monotonic() - thawed
+    assert back < 2.0, back
+    expect(page.locator("#screen-play")).to_be_visible()
+    assert gate.connections == 2  # a new socket, at once
+    view = latest_view(others[1])
+    assert view["seats"][0]["connected"] is True and view["seats"][0]["name"] == "Ana"
+    assert hand_ids(others[1])  # the other phones still play
+    assert errors == []
+    for c in others.values():
+        c.close()
+
+
+#: The page goes to the background and comes back (what iOS does when the phone is locked): visibilityState is
+#: what the page reads, so it is set for the page, then the event fires.
+SET_VISIBILITY = """(state) => {
+  Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => state});
+  Object.defineProperty(document, 'hidden', {configurable: true, get: () => state === 'hidden'});
+  document.dispatchEvent(new Event('visibilitychange'));
+}"""
+
+
+@pytest.mark.live_server(seats=4, public_host="party.test")
+def test_r33_back_from_the_background_a_zombie_socket_is_replaced_at_once_not_probed(live_server, phone_context):
+    """Back from the background after longer than a probe's answer window, the page does not ask its old socket
+    first (iOS keeps it looking open with nothing flowing): it opens a new one at once. Here the old socket is a
+    zombie and the answer window is 10 s: the seat is back long before a probe could have given up."""
+    page = phone_context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.add_init_script("window.quatroLinkTiming = {quietMs: 60000, answerMs: 10000};")
+    gate = StateGate()
+    gate.route(page)
+    page.goto(phone_url(live_server.port))
+    page.fill("#name", "Ana")
+    page.locator('#seat-list [data-seat="0"]').tap()
+    expect(page.locator("#screen-wait")).to_be_visible()
+    page.evaluate(SET_VISIBILITY, "hidden")
+    gate.kill_current()
+    bob = live_server.phone()
+    bob.join(1, "Bob")  # the table moved on while the phone was away
+    page.wait_for_timeout(10_500)  # away for longer than the answer window
+    page.evaluate(SET_VISIBILITY, "visible")
+    expect(page.locator("#wait-body")).to_contain_text("Bob", timeout=2000)  # fresh view, far inside 10 s
+    assert gate.connections == 2
+    assert not probes(gate, 1), "the zombie was probed first"
+    expect(page.locator("#screen-wait")).to_be_visible()  # the same seat
+    assert errors == []
+    bob.close()

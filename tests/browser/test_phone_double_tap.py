@@ -15,9 +15,10 @@ def test_r17_double_tap_on_the_channel_takes_it_once_without_a_refusal(live_serv
     everybody_ready(page, others)
 
     page.locator("#btn-channel").dblclick()
-    expect(page.locator("#btn-channel")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#btn-channel")).to_be_checked()
     page.wait_for_timeout(500)  # any refusal would be back by now
-    assert page.locator("#play-msg").inner_text() != "Not now"  # read now: the line fades after a moment
+    assert "Not now" not in page.locator("#finger").inner_text()  # read now: the bubble fades after a moment
+    expect(page.locator("#btn-channel")).to_be_checked()
     assert live_server.summary()["view"]["seats"][0]["channel"]["held"] is True
     assert errors == []
 
@@ -30,5 +31,5 @@ def test_r28_double_tap_on_reshuffle_opens_one_vote_without_a_refusal(live_serve
     page.locator("#btn-reshuffle").dblclick()
     expect(page.locator("#btn-reshuffle")).to_contain_text("Waiting for votes (0/3)")
     page.wait_for_timeout(500)  # any refusal would be back by now
-    assert "already running" not in page.locator("#play-msg").inner_text()  # read now: the line fades
+    assert "already running" not in page.locator("#finger").inner_text()  # read now: the bubble fades
     assert errors == []

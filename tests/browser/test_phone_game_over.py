@@ -24,7 +24,7 @@ def test_r34_game_over_says_the_host_starts_the_next_game(live_server, phone_con
         set_position(live_server, "AAAA KKQJ KQQJ KQJJ | TTTT")
         others[2].wait_state(lambda v: v["phase"] == "play")
         assert others[2].act("call_quatro", confirmed=False)["type"] == "ok"
-        expect(page.locator("#screen-reveal")).to_be_visible()
+        expect(page.locator("#screen-over" if n == 4 else "#screen-reveal")).to_be_visible()
     expect(page.locator(".over-title")).to_have_text("Game over")
     expect(page.locator("#over-next")).to_have_text("Waiting for the host to start a new game…")
     assert screen.host("new_game")["type"] == "ok"

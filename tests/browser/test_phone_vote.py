@@ -20,8 +20,9 @@ def test_r31_the_vote_prompt_leaves_every_play_control_usable(live_server, phone
     everybody_ready(page, others)
 
     assert others[2].act("request_reshuffle")["type"] == "ok"
-    expect(page.locator('#modal[data-kind="vote"]')).to_be_visible()
-    expect(page.locator("#modal-title")).to_have_text("Chloé Marie-Anne asks for a reshuffle")
+    expect(page.locator("#vote-bar")).to_be_visible()
+    expect(page.locator("#vote-title")).to_have_text("Chloé Marie-Anne asks for a reshuffle")
+    expect(page.locator("#vote-rule")).to_have_text("Silence means no")  # the rule, in the compact bar too
     shot(page, screenshot_dir, f"vote-bar-{size[0]}x{size[1]}")
     for selector in PLAY_CONTROLS:
         # What a finger at the middle of the control would touch: the control itself, not the prompt.
@@ -34,8 +35,10 @@ def test_r31_the_vote_prompt_leaves_every_play_control_usable(live_server, phone
         assert hit, f"{selector} is covered by the vote prompt at {size[0]}x{size[1]}"
     # ... and the prompt itself is whole and answerable, buttons included.
     for action in ("refuse", "accept"):
-        box = page.locator(f'#modal [data-action="{action}"]').bounding_box()
+        box = page.locator(f'#vote-bar [data-action="{action}"]').bounding_box()
         assert box is not None and box["y"] >= 0 and box["height"] >= 44
-    page.locator('#modal [data-action="accept"]').tap()
-    expect(page.locator("#modal")).to_be_hidden()
+        assert box["y"] + box["height"] / 2 >= 0.35 * size[1], f"{action} out of the thumb's reach: {box}"
+    page.locator('#vote-bar [data-action="accept"]').tap()
+    expect(page.locator("#vote-bar")).to_be_hidden()
+    expect(page.locator("#finger")).to_have_text("Vote sent ✓")
     assert errors == []

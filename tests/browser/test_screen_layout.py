@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from quatro_party.server.botstub import StubBot
 
@@ -55,6 +56,14 @@ class Screens:
                 )
                 page.wait_for_timeout(450)  # a notice's entrance, a plate's move
                 page.wait_for_function("document.querySelector('#splash').hidden")
+                try:  # a resize settles within a frame or two (a real overflow stays, and the check says so)
+                    page.wait_for_function(
+                        "document.documentElement.scrollWidth <= innerWidth && "
+                        "document.documentElement.scrollHeight <= innerHeight",
+                        timeout=2000,
+                    )
+                except PlaywrightTimeout:
+                    pass
                 found += [f"{phase} {w}x{h}@{dpr}: {p}" for p in self_check(page)]
                 page.screenshot(path=str(folder / f"layout-{phase}-{w}x{h}@{dpr}.png"))
             found += [f"{phase}: page error {e}" for e in screen.errors]

@@ -177,6 +177,8 @@ _CHILD = textwrap.dedent(
             table._host_next_round(None)
         steps += 1
     assert table.journal is not None, "the journal was thrown away"
+    from quatro_party.server.connection import Connection
+    tv = table._public(Connection("screen"))  # what the big screen's next state says
     on_disk = os.path.getsize(path)
     lines_on_disk = len(open(path).read().splitlines())
     for _ in range(20):  # the game goes on with the disk full
@@ -212,6 +214,7 @@ _CHILD = textwrap.dedent(
         "steps": steps, "on_disk": on_disk, "lines_on_disk": lines_on_disk, "waiting": waiting,
         "warnings": warnings, "after": after, "same": same, "early_resumed": early.resumed is not None,
         "early_lines": early_lines, "broken": os.path.exists(path + ".broken"),
+        "tv": [tv["warning"], tv["journal_error"]],
     }))
     """
 )
@@ -232,6 +235,32 @@ def test_a_state_dir_of_64_kib_that_fills_up_mid_game_loses_nothing(tmp_path):
     out = json.loads(done.stdout.strip().splitlines()[-1])
     print(out)
     assert out["warnings"][0] == "disk full" and out["warnings"][-1] is None  # said, then cleared
+    assert out["tv"] == ["journal", "disk full"]  # on the big screen: "cannot save the game: disk full"
     assert out["waiting"] > 0 and out["on_disk"] > 12 * 1024  # the disk did fill, mid-game
     assert out["early_resumed"] and out["early_lines"] == out["lines_on_disk"]  # a restart then: all it had
     assert out["after"] is None and out["same"] and not out["broken"]  # and once space is back, nothing lost
+
+
+def test_the_big_screen_is_told_when_the_journal_cannot_be_written(tmp_path):
+    """table.warning: "journal" (and why) on screens while lines wait in memory; gone once they are written."""
+    from tests.server.test_journal import FakeSocket, _send
+
+    path = tmp_path / "table.jsonl"
+    table, clock = _play(path, 2)
+    screen = FakeSocket("screen")
+    table._on_connect(screen)
+    first = _send(table, screen, type="hello", host="s", id=1)
+    assert first["table"]["warning"] is None and first["table"]["journal_error"] is None
+    real = table.journal._fd
+    table.journal._fd = os.open(os.devnull, os.O_RDONLY)  # the disk refuses every write from now on
+    clock.advance(1.5)
+    _step(table)
+    assert table.journal.failure is not None
+    told = [m for m in screen.got if m.get("type") == "state"][-1]["table"]
+    assert told["warning"] == "journal" and told["journal_error"] == table.journal.failure
+    os.close(table.journal._fd)
+    table.journal._fd = real
+    clock.advance(1.5)
+    _step(table)
+    assert [m for m in screen.got if m.get("type") == "state"][-1]["table"]["warning"] is None
+    table.stop()

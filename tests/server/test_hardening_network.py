@@ -160,6 +160,8 @@ def test_request_headers_have_a_deadline(server_factory):
 def test_connections_and_sockets_are_capped_per_guest_but_not_for_the_host_machine(server_factory):
     server = server_factory(Limits(connections_per_peer=4, sockets_per_peer=2))
     socks = [_raw(server.port, request=_upgrade(server.port)) for _ in range(2)]
+    for s in socks:
+        assert s.recv(4096).startswith(b"HTTP/1.1 101")
     third = _raw(server.port, request=_upgrade(server.port))
     assert _read_all(third).startswith(b"HTTP/1.1 429")
     idle = [_raw(server.port) for _ in range(2)]  # 4 connections from 127.0.0.2 now

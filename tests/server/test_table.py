@@ -86,7 +86,7 @@ def test_a_phone_that_stops_reading_never_stalls_the_table(live_server_factory):
     from wsproto.events import Request, TextMessage
 
     ws = WSConnection(ConnectionType.CLIENT)
-    stuck.sendall(ws.send(Request(host="x", target="/ws/phone")))
+    stuck.sendall(ws.send(Request(host="127.0.0.1", target="/ws/phone")))
     ws.receive_data(stuck.recv(4096))
     stuck.sendall(ws.send(TextMessage(data=json.dumps({"type": "join", "seat": 0, "name": "Stuck"}))))
     screen.wait_state(lambda v: v["seats"][0]["name"] == "Stuck")

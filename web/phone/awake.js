@@ -80,7 +80,7 @@ function recordLoop(canvas, paint) {
       const type = ['video/webm;codecs=vp8', 'video/webm', 'video/mp4'].find((t) => MediaRecorder.isTypeSupported(t));
       if (!type) { resolve(null); return; }
       const stream = canvas.captureStream(5);
-      const rec = new MediaRecorder(stream, { mimeType: type, videoBitsPerSecond: 20000 });
+      const rec = new MediaRecorder(stream, { mimeType: type, videoBitsPerSecond: 20000 }); // not a rule duration: bits per second
       const chunks = [];
       rec.ondataavailable = (e) => { if (e.data && e.data.size) chunks.push(e.data); };
       rec.onstop = () => {

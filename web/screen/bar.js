@@ -57,9 +57,10 @@ function renderScores(view) {
 // House rules that differ from the rules' defaults stay in view during play, so nobody is surprised.
 function renderHouse() {
   const box = $('#house');
-  const h = store.table.house_rules;
+  const h = store.view.house_rules || store.table.house_rules;
   const changed = (h && h.changed) || [];
   const words = [];
+  if (store.view.practice) words.push(t('practice_tag'));
   if (changed.includes('timer_factor')) words.push(t('house_timer', { f: h.timer_factor }));
   if (changed.includes('winning_score')) words.push(t('house_score', { n: h.winning_score }));
   if (store.table.locked) words.push(t('house_locked'));

@@ -5,6 +5,7 @@ import { language } from '../shared/i18n.js';
 import { el, patch, teamText, teamName, teamWord, joinList } from './dom.js';
 import { store, seatName, timing } from './state.js';
 import { t } from './strings.js';
+import { recapList, awardList } from './story.js';
 
 function fourOf(hand) {
   const counts = {};
@@ -66,37 +67,70 @@ export function pauseCorner(next, extra = []) {
   };
 }
 
+// Game over: the winners and the final scores, and (when the view carries them) the game's story — the recap
+// of every round and the awards — on a second page; the box turns its pages by itself, or on a tab.
+let overPage = 'scores';
+let turner = null;
+let redraw = () => {};
+
+function showPage(page) {
+  overPage = page;
+  redraw();
+}
+
 // `newGame`: the host's "New game" button node factory, or null.
 export function renderOver(box, newGame) {
   const view = store.view;
   box.hidden = view.phase !== 'over';
   const winners = view.winners || [];
+  const story = view.phase === 'over' && ((view.recap && view.recap.length) || (view.awards && view.awards.length));
+  if (view.phase !== 'over' || !story) { clearInterval(turner); turner = null; overPage = 'scores'; }
+  else if (!turner) turner = setInterval(() => showPage(overPage === 'scores' ? 'story' : 'scores'), 12000);
+  redraw = () => renderOver(box, newGame);
   const sig = view.phase !== 'over' ? '' :
     JSON.stringify([winners, view.teams.map((x) => x.score), view.result && view.result.round, language(), !!newGame,
-      view.recap ? 1 : 0, view.awards ? view.awards.length : 0]);
+      view.recap, view.awards, overPage]);
   patch(box, sig, () => {
     box.replaceChildren();
     if (view.phase !== 'over') return;
+    box.dataset.page = story ? overPage : 'scores';
     box.append(el('div', 'over-title', t('over_title')));
-    if (view.result) {
-      const last = el('p', 'over-last');
-      last.append(teamText(resultSentence(view.result)));
-      box.append(last);
-    }
     const names = joinList(winners.map((w) => teamName(w)), t('and'));
     const head = el('h2', 'over-winners');
     head.append(teamText(winners.length > 1 ? t('wins_many', { teams: names }) : t('wins_one', { teams: names })));
     box.append(head);
-    const list = el('div', 'final-scores');
-    const sorted = [...view.teams].sort((a, b) => b.score - a.score);
-    for (const team of sorted) {
-      const row = el('div', `final team-${team.team}` + (winners.includes(team.team) ? ' winner' : ''));
-      row.append(el('span', 'shape', TEAM_SHAPES[team.team]), el('span', 'tname', teamWord(team.team)),
-        el('span', 'members', view.seats.filter((s) => s.team === team.team).map((s) => s.name).join(' · ')),
-        el('span', 'points', String(team.score)));
-      list.append(row);
+    if (story) {
+      const tabs = el('div', 'over-tabs');
+      for (const [page, label] of [['scores', t('over_scores')], ['story', t('over_story')]]) {
+        const b = el('button', `over-tab tab-${page}${overPage === page ? ' on' : ''}`, label);
+        b.type = 'button';
+        b.addEventListener('click', () => { clearInterval(turner); turner = null; showPage(page); });
+        tabs.append(b);
+      }
+      box.append(tabs);
     }
-    box.append(list);
+    if (story && overPage === 'story') {
+      const cols = el('div', 'over-story');
+      if (view.recap && view.recap.length) cols.append(recapList(view.recap));
+      if (view.awards && view.awards.length) cols.append(awardList(view.awards));
+      box.append(cols);
+    } else {
+      if (view.result) {
+        const last = el('p', 'over-last');
+        last.append(teamText(resultSentence(view.result)));
+        box.append(last);
+      }
+      const list = el('div', 'final-scores');
+      const sorted = [...view.teams].sort((a, b) => b.score - a.score);
+      for (const team of sorted) {
+        const row = el('div', `final team-${team.team}` + (winners.includes(team.team) ? ' winner' : ''));
+        row.append(el('span', 'shape', TEAM_SHAPES[team.team]), el('span', 'tname', teamWord(team.team)),
+          el('span', 'members', view.seats.filter((s) => s.team === team.team).map((s) => s.name).join(' · ')),
+          el('span', 'points', String(team.score)));
+        list.append(row);
+      }
+      box.append(list);
+    }
     if (newGame) box.append(newGame());
   });
 }

@@ -31,8 +31,9 @@ export function onLanguageChange(f) {
 
 export function makeI18n(dicts) {
   return function t(key, vars = {}) {
-    const table = dicts[language()] || dicts.en;
-    let s = table[key] ?? dicts.en[key] ?? key;
+    // A page may load its languages one at a time (the phone does): look up what is there, else the key itself.
+    const table = dicts[language()] || dicts.en || {};
+    const s = table[key] ?? (dicts.en || {})[key] ?? key;
     if (typeof s === 'function') return s(vars);
     return s.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? `{${k}}`));
   };

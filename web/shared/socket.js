@@ -5,18 +5,12 @@
 //   const link = new Link('/ws/phone', { hello: () => ({type: 'hello', token}), onMessage, onStatus });
 //   link.send({type: 'ready'});   // returns the id it attached, or null while offline
 
-// Liveness. Browsers never show ping frames to JavaScript, so a socket that died without a close (flaky Wi-Fi,
-// a phone back from sleep) looks open for minutes while the server (its pings: 5 s, dropped after ~10 s) has long
-// marked the seat disconnected. After QUIET ms with nothing received, the link sends its hello again (the server
-// answers every hello with a fresh `state`; a repeated hello on a socket keeps its seat or host rights); if nothing
-// at all arrives within ANSWER ms, the socket is closed and a new one connects (backoff, 'reconnecting').
-// - quietMs 10 s: in play the host sends a state at every change, so a live game rarely goes 10 s without one
-//   (and then a probe is one more hello); the lobby and the 30 s pause can be quiet for long, and there a probe costs one hello
-//   and one state every 10 s per socket, answered, so the socket is kept (no churn). 10 s matches the server's
-//   own ~10 s timeout: the page learns it is offline about when the table does.
-// - answerMs 3 s: a live LAN answers in milliseconds; 3 s leaves room for a busy host or a slow radio before a
-//   socket is given up (a dead one is noticed within ~13 s, or 3 s after the player comes back to the page).
-// Tests shorten both with `window.quatroLinkTiming = {quietMs, answerMs}` (set before the page loads).
+// Liveness. Browsers never show ping frames to JavaScript, so a socket that died without a close (flaky Wi-Fi, a
+// phone back from sleep) looks open for minutes. After quietMs with nothing received the link says hello again (the
+// server answers every hello with a fresh state and keeps the seat or host rights); with nothing back within
+// answerMs the socket is replaced. 10 s matches the server's own ping timeout, so the page learns it is offline about
+// when the table does; a quiet lobby costs one hello and one state per 10 s. 3 s leaves a busy host or a slow radio
+// room before giving up. Tests shorten both with `window.quatroLinkTiming = {quietMs, answerMs}` (before load).
 const LIVENESS = { quietMs: 10000, answerMs: 3000, ...(globalThis.quatroLinkTiming || {}) };
 const PROBE_ID = 'probe'; // the id of a liveness hello: the server echoes it in its reply
 
@@ -37,11 +31,24 @@ export class Link {
     this.closedByUs = false;
     // A phone waking up, coming back to the tab or back on the network: its socket may be dead although it looks
     // open (nothing closed it). Check at once rather than wait for the quiet time or the backoff.
+    // A page that was away (hidden, frozen by the browser, or in the back-forward cache) longer than a probe's
+    // answer window gets a new socket at once: iOS stops a background page's scripts within seconds and keeps its
+    // socket looking open, and asking that one first would cost answerMs more before the seat is back.
+    this.awayAt = null;
+    const away = () => { if (this.awayAt === null) this.awayAt = performance.now(); };
+    const back = () => {
+      const gone = this.awayAt === null ? 0 : performance.now() - this.awayAt;
+      this.awayAt = null;
+      if (gone > LIVENESS.answerMs) this.replaceNow(); else this.probeNow();
+    };
     document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'visible') this.probeNow();
+      if (document.visibilityState === 'visible') back(); else away();
     });
+    document.addEventListener('freeze', away);
+    document.addEventListener('resume', back);
+    window.addEventListener('pagehide', away);
+    window.addEventListener('pageshow', back);
     window.addEventListener('online', () => this.probeNow());
-    window.addEventListener('pageshow', () => this.probeNow());
     this.connect();
   }
 
@@ -140,6 +147,17 @@ export class Link {
       return;
     }
     this.reconnectNow();
+  }
+
+  // Give the current socket up and connect a new one now (its late messages and close are ignored).
+  replaceNow() {
+    const ws = this.ws;
+    this.ws = null;
+    this.probedAt = null;
+    clearTimeout(this.watchdog);
+    if (ws) { try { ws.close(); } catch { /* already dead */ } }
+    this.retry = Math.max(this.retry, 1);
+    this.connect();
   }
 
   schedule() {

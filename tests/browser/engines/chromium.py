@@ -1,0 +1,72 @@
+"""Chromium (Debian's, through Playwright) behind the same small interface as the WebKit and Firefox drivers, so
+one test runs the phone's main flow in all three engines."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+
+class Chromium:
+    """A touch-enabled phone context of the session's Chromium (see tests/browser/conftest.py)."""
+
+    def __init__(self, browser: Any) -> None:
+        self.context = browser.new_context(
+            viewport={"width": 390, "height": 844},
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
+            locale="en-US",
+        )
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def viewport(self, width: int, height: int) -> None:
+        self.page.set_viewport_size({"width": width, "height": height})
+
+    def goto(self, url: str) -> None:
+        self.page.goto(url)
+
+    def reload(self) -> None:
+        self.page.reload()
+
+    def js(self, expression: str) -> Any:
+        return json.loads(self.page.evaluate(f"async () => JSON.stringify(await ({expression}))") or "null")
+
+    def wait(self, expression: str, timeout: float = 10.0, what: str = "") -> Any:
+        end = time.monotonic() + timeout
+        last = None
+        while time.monotonic() < end:
+            try:
+                last = self.js(expression)
+            except Exception:  # noqa: BLE001 - the page is navigating
+                last = None
+            if last:
+                return last
+            time.sleep(0.1)
+        raise AssertionError(f"timed out waiting for {what or expression} (last: {last!r})")
+
+    def tap(self, selector: str, hold_ms: int = 0) -> None:
+        loc = self.page.locator(selector)
+        if not hold_ms:
+            loc.tap(force=True)
+            return
+        box = loc.bounding_box()
+        assert box, f"{selector} is not visible"
+        self.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        self.page.mouse.down()
+        self.page.wait_for_timeout(hold_ms)
+        self.page.mouse.up()
+
+    def type(self, selector: str, text: str) -> None:
+        self.page.locator(selector).fill("")
+        self.page.locator(selector).type(text)
+
+    def screenshot(self, path: Path) -> None:
+        self.page.screenshot(path=str(path))
+
+    def close(self) -> None:
+        self.context.close()

@@ -1,0 +1,186 @@
+"""The phone in the hand, thumb first: at every common size (360×640 up to 430×932, and landscape 844×390) and in
+every phase (sign, play at 4 and 8 seats with the tray open and closed, a vote, the reveal, game over):
+
+* every play control's centre lies in the lower 65 % of a portrait screen (the thumb's reach);
+* a finger at each control's centre touches that control (``elementFromPoint``), and every control is on screen;
+* no element overlaps another, and no text is cut (a name may end in an ellipsis, but shows at least 6 characters);
+* names at 8 seats on 360 px show at least 6 characters.
+
+One table per seat count, the viewport resized between checks (the page is responsive, it is not reloaded).
+Screenshots: ``screenshots/phone-layout-<state>-<size>.png``, looked at.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .phone_helpers import everybody_ready, game_with_page, set_position, shot
+
+PORTRAIT = [(360, 640), (390, 844), (412, 915), (430, 932)]
+SIZES = [*PORTRAIT, (844, 390)]
+NAMES8 = ("Bruno", "Chloé Marie-Anne", "Dora", "Emmanuelle", "Farid", "Gwendoline", "Hugo")
+
+#: What the page shows, measured in the page: the controls of the visible screen (with their centre, whether a
+#: finger there touches them, whether they are on screen), every pair of boxes that overlap, every text cut, and
+#: how many characters of each seat name can be read.
+REPORT = r"""(playOnly) => {
+  const W = document.documentElement.clientWidth, H = document.documentElement.clientHeight;
+  const shown = (el) => { const r = el.getBoundingClientRect(); const cs = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && cs.visibility !== 'hidden' && !el.closest('[hidden]'); };
+  const screen = document.querySelector('main.screen:not([hidden])');
+  const name = (el) => el.id ? '#' + el.id : (el.className && el.className.baseVal === undefined ? el.tagName.toLowerCase() + '.' + String(el.className).trim().split(/\s+/).join('.') : el.tagName.toLowerCase())
+    + (el.dataset.slot ? `[slot=${el.dataset.slot}]` : el.dataset.place ? `[place=${el.dataset.place}]` : el.dataset.emoji ? `[${el.dataset.emoji}]` : el.dataset.seat ? `[seat=${el.dataset.seat}]` : el.dataset.action ? `[${el.dataset.action}]` : '');
+  const controls = [...screen.querySelectorAll('button, input, [role=radio], summary')].filter(shown);
+  const out = {screen: screen.id, W, H, controls: [], overlaps: [], cut: [], names: []};
+  for (const el of controls) {
+    el.scrollIntoView({block: 'nearest'});
+    const r = el.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    out.controls.push({name: name(el), x, y, hits: !!hit && (el === hit || el.contains(hit)),
+      hit: hit ? name(hit) : null, inside: r.left >= -0.5 && r.top >= -0.5 && r.right <= W + 0.5 && r.bottom <= H + 0.5});
+  }
+  // Boxes that must not meet: controls, text blocks and the chips, outside the decorations (rings) and the
+  // transient bubbles. A box inside another (a card in the hand) is not an overlap.
+  const sel = 'button, input, label, .chip, .play-msg, .tray-line, .vote-text, p, h1, h2, li, .score, .clock, .top-sign, .carre-badge, .countdown, .sign-big';
+  const boxes = [...document.querySelectorAll(sel)].filter((el) => shown(el) && !el.closest('#finger, #toast, .ring, #hold-ring')
+    && (el.closest('main.screen:not([hidden])') || el.closest('#top')));
+  // What can be seen of a box: a screen scrolls under the top bar, so clip to the screen's own box.
+  const view = screen.getBoundingClientRect();
+  const rects = boxes.map((el) => { const r = el.getBoundingClientRect(); if (!screen.contains(el)) return r;
+    return {left: Math.max(r.left, view.left), right: Math.min(r.right, view.right), top: Math.max(r.top, view.top), bottom: Math.min(r.bottom, view.bottom)}; });
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const a = boxes[i], b = boxes[j];
+    if (a.contains(b) || b.contains(a)) continue;
+    const p = rects[i], q = rects[j];
+    const w = Math.min(p.right, q.right) - Math.max(p.left, q.left), h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+    if (w > 1 && h > 1) out.overlaps.push([name(a), name(b), Math.round(w), Math.round(h)]);
+  }
+  // Cut text: an element holding text whose content is wider or taller than its box (ellipsis or clipped).
+  const texts = [...document.querySelectorAll('main.screen:not([hidden]) *, #top *')].filter((el) => shown(el)
+    && [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()));
+  for (const el of texts) {
+    const over = el.scrollWidth > el.clientWidth + 1 || (getComputedStyle(el).overflowY !== 'visible' && el.scrollHeight > el.clientHeight + 1);
+    const r = el.getBoundingClientRect();
+    const off = playOnly && (r.left < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5);
+    if ((over && el.clientWidth > 0) || off) out.cut.push([name(el), el.textContent.slice(0, 30)]);
+  }
+  // Readable characters of each seat name in the strip: those whose glyph lies inside the name's clipping box.
+  for (const nm of document.querySelectorAll('#strip .chip .nm')) {
+    if (!shown(nm)) continue;
+    const clip = nm.closest('.chip-name').getBoundingClientRect();
+    const text = nm.firstChild;
+    let seen = 0;
+    if (text) for (let i = 0; i < text.length; i++) {
+      const range = document.createRange(); range.setStart(text, i); range.setEnd(text, i + 1);
+      const g = range.getBoundingClientRect();
+      if (g.right <= clip.right - 8 + 0.5 || (i === text.length - 1 && g.right <= clip.right + 0.5)) seen++;  // room left for the ellipsis
+    }
+    out.names.push({text: nm.textContent, seen});
+  }
+  return out;
+}"""
+
+#: Play controls: what a player touches during a round (the top bar's help and language are not play controls).
+PLAY = ("#btn-quatro", "#btn-contre", "#btn-channel", "#btn-reshuffle", "button.card", "button.emoji-tile", "#vote-bar")
+
+
+def check(page: Any, screenshot_dir: Any, state: str, size: tuple[int, int], names_at_least: int = 0) -> dict[str, Any]:
+    """Resize, settle, screenshot and measure; assert the acceptance's rules for this state and size."""
+    width, height = size
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_timeout(120)
+    page.evaluate("document.querySelector('#finger').hidden = true")
+    shot(page, screenshot_dir, f"layout-{state}-{width}x{height}")
+    play = state.startswith(("play", "vote"))
+    r = page.evaluate(REPORT, play)
+    where = f"{state} at {width}x{height}"
+    assert r["controls"] or state in ("reveal", "over"), f"no control found in {where}"
+    for c in r["controls"]:
+        assert c["hits"], f"{where}: a finger at the centre of {c['name']} touches {c['hit']}"
+        assert c["inside"], f"{where}: {c['name']} is (partly) off screen"
+        if (
+            play
+            and height > width
+            and any(p in c["name"] for p in ("btn-", "card", "emoji-tile", "[accept]", "[refuse]"))
+        ):
+            assert c["y"] >= 0.35 * height, f"{where}: {c['name']} at y={c['y']:.0f}, above the thumb's reach"
+    assert not r["overlaps"], f"{where}: overlapping boxes {r['overlaps']}"
+    cut = [c for c in r["cut"] if not c[0].endswith(".nm")]  # a name may end in an ellipsis: see names
+    assert not cut, f"{where}: text cut {cut}"
+    for n in r["names"]:
+        assert n["seen"] >= min(len(n["text"]), names_at_least), (
+            f"{where}: name {n['text']!r} shows {n['seen']} characters"
+        )
+    return r
+
+
+@pytest.mark.live_server(seats=4, public_host="party.test", time_scale=2.0)
+def test_layout_at_every_size_four_seats_sign_play_tray_vote_reveal_and_game_over(
+    live_server, phone_context, screenshot_dir
+):
+    page, errors, others, screen = game_with_page(live_server, phone_context, ("Bruno", "Chloé Marie-Anne", "Dora"))
+    expect(page.locator("#btn-ready")).to_be_visible()
+    for size in SIZES:
+        check(page, screenshot_dir, "sign", size)
+    everybody_ready(page, others)
+    set_position(live_server, "AAKQ KKJJ QQJT TTJK | AAQT")
+    expect(page.locator("#hand .card .rank")).to_have_text(["A", "A", "K", "Q"])
+    page.locator("#play-msg").evaluate("el => { el.textContent = ''; }")
+    for size in SIZES:
+        check(page, screenshot_dir, "play4", size, names_at_least=6)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator("#btn-channel").tap()
+    expect(page.locator("#tray")).to_be_visible()
+    for size in SIZES:
+        check(page, screenshot_dir, "play4-tray", size, names_at_least=6)
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(page.locator("#channel-ring")).not_to_have_class(re.compile(r"\bon\b"), timeout=15_000)  # R21
+    page.locator("#btn-channel").tap()
+    expect(page.locator("#tray")).to_be_hidden()
+    assert others[2].act("request_reshuffle")["type"] == "ok"
+    expect(page.locator("#vote-bar")).to_be_visible()
+    for size in SIZES:
+        check(page, screenshot_dir, "vote", size, names_at_least=6)
+    assert others[1].act("call_contre", team=0)["type"] == "ok"
+    expect(page.locator("#screen-reveal")).to_be_visible()
+    for size in SIZES:
+        check(page, screenshot_dir, "reveal", size)
+    live_server.table.call(lambda: setattr(live_server.table.game.teams[0], "score", 4))
+    assert screen.host("next_round")["type"] == "ok"
+    for c in others.values():
+        c.wait_state(lambda v: v["phase"] == "sign")
+    everybody_ready(page, others)
+    set_position(live_server, "AAKQ KKJJ QQJT TTJK | AAQT")
+    others[1].wait_state(lambda v: v["phase"] == "play")
+    assert others[1].act("call_contre", team=0)["type"] == "ok"
+    expect(page.locator("#screen-over")).to_be_visible()
+    for size in SIZES:
+        check(page, screenshot_dir, "over", size)
+    assert errors == []
+
+
+@pytest.mark.live_server(seats=8, public_host="party.test", time_scale=4.0)
+def test_layout_at_every_size_eight_seats_names_readable_tray_open_and_closed(
+    live_server, phone_context, screenshot_dir
+):
+    page, errors, others, _ = game_with_page(live_server, phone_context, NAMES8)
+    everybody_ready(page, others)
+    expect(page.locator("#strip .chip")).to_have_count(8)
+    assert others[5].act("take_channel")["type"] == "ok"  # one lamp lit: a chip with an emoji beside its name
+    assert others[5].act("choose_emoji", emoji=others[5].state["view"]["signs"][0])["type"] == "ok"
+    page.locator("#play-msg").evaluate("el => { el.textContent = ''; }")
+    expect(page.locator('#strip [data-seat="5"] .chip-emoji')).not_to_be_empty()
+    page.wait_for_timeout(1600)  # the emission's burst is over (it may cover its neighbours while it lasts)
+    for size in SIZES:
+        check(page, screenshot_dir, "play8", size, names_at_least=6)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator("#btn-channel").tap()
+    expect(page.locator("#tray")).to_be_visible()
+    for size in SIZES:
+        check(page, screenshot_dir, "play8-tray", size, names_at_least=6)
+    assert errors == []

@@ -1,0 +1,69 @@
+// Gestures: the calls are pressed and held (no stray touch lasts that long), with a ring that fills at the finger;
+// a short tap is answered there ("Hold to call"). Everything is Pointer Events: WebKitGTK and desktop browsers send
+// mouse pointers, phones touch pointers, and the page treats them alike.
+import { $ } from './dom.js';
+import { atFinger, haptic, hideFinger } from './feedback.js';
+
+// Long enough that no brush of the thumb calls, short enough for a race: a guard of the page, not a rule duration.
+export const HOLD_MS = 550;
+
+function ringAt(x, y) {
+  const ring = $('hold-ring');
+  ring.style.left = `${x}px`;
+  ring.style.top = `${y}px`;
+  ring.style.setProperty('--hold', `${HOLD_MS}ms`);
+  ring.classList.remove('filling', 'done');
+  ring.hidden = false;
+  void ring.offsetWidth;
+  ring.classList.add('filling');
+  return ring;
+}
+
+/**
+ * Press and hold `btn`: onFire after HOLD_MS. A short tap says `holdText()` at the finger. A keyboard or screen
+ * reader activation (a click with no pointer) runs onKeyboard instead (a plain confirm).
+ */
+export function holdButton(btn, { onFire, onKeyboard, holdText, refusedText }) {
+  let timer = null;
+  let ring = null;
+  const stop = (e) => {
+    if (!timer) return;
+    clearTimeout(timer);
+    timer = null;
+    btn.classList.remove('holding');
+    if (ring) { ring.hidden = true; ring = null; }
+    if (e && e.type === 'pointerup') { atFinger(holdText(), 'hold', { anchor: btn, ms: 1400 }); haptic('refused'); }
+  };
+  btn.addEventListener('pointerdown', (e) => {
+    if (timer) return;
+    if (e.button != null && e.button > 0) return;
+    e.preventDefault();
+    if (btn.getAttribute('aria-disabled') === 'true') {
+      const why = refusedText && refusedText();
+      if (why) { atFinger(why, 'refused', { anchor: btn }); haptic('refused'); }
+      return;
+    }
+    try { btn.setPointerCapture(e.pointerId); } catch { /* a synthetic pointer */ }
+    hideFinger();
+    btn.classList.add('holding');
+    ring = ringAt(e.clientX, e.clientY);
+    timer = setTimeout(() => {
+      timer = null;
+      btn.classList.remove('holding');
+      if (ring) {
+        ring.classList.add('done');
+        const r = ring;
+        setTimeout(() => { r.hidden = true; }, 250);
+        ring = null;
+      }
+      haptic('call');
+      onFire();
+    }, HOLD_MS);
+  });
+  btn.addEventListener('pointerup', stop);
+  btn.addEventListener('pointercancel', stop);
+  btn.addEventListener('contextmenu', (e) => e.preventDefault());
+  btn.addEventListener('click', (e) => {
+    if (e.detail === 0 && btn.getAttribute('aria-disabled') !== 'true') onKeyboard();
+  });
+}

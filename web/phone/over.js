@@ -1,0 +1,33 @@
+// Game over (R34): who won, the last round's reveal, the scores; the host starts a new game.
+import { S, me, lang, team, changed } from './state.js';
+import { $, h, sentence } from './dom.js';
+import { t } from './strings.js';
+import { resultSentence, scoreTable, teamLabels } from './reveal.js';
+
+export function renderOver() {
+  const v = S.view;
+  const you = me();
+  const r = v.result;
+  if (!changed('over', r, v.teams.map((x) => x.score), v.winners, v.seats.map((s) => s.name), you && you.seat,
+    v.recap, v.awards)) return;
+  $('screen-over').className = `screen${you ? ` team-${you.team}` : ''}`;
+  const winners = v.winners || [];
+  const won = !!you && winners.includes(you.team);
+  const s = lang() === 'fr' ? (winners.length > 1 ? 'nt' : '') : (winners.length > 1 ? '' : 's');
+  const kids = [
+    h('h1', { class: 'over-title', text: t('game_over') }),
+    h('p', { class: `winners${won ? ' won' : ''}` },
+      won ? t('you_won') : sentence(t('winners', { teams: winners.map(team).join(' & '), s }), teamLabels())),
+  ];
+  if (r) {
+    kids.push(h('p', { class: 'eyebrow', text: t('round_n', { n: r.round }) }),
+      h('p', { class: 'result', id: 'result-sentence' }, sentence(resultSentence(r), teamLabels())));
+  }
+  kids.push(scoreTable(r));
+  if (Array.isArray(v.awards) && v.awards.length) {
+    kids.push(h('ul', { class: 'awards' }, v.awards.map((a) => h('li', { class: 'award' },
+      h('b', { text: t(`award_${a.award}`) }), ' ', h('span', { class: 'nm', text: S.view.seats[a.seat] ? S.view.seats[a.seat].name : '' })))));
+  }
+  kids.push(h('p', { class: 'waiting pulse', id: 'over-next', text: t('waiting_new_game') }));
+  $('over-body').replaceChildren(...kids);
+}

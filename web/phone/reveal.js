@@ -1,0 +1,67 @@
+// The reveal between rounds (R26), loaded during the first round (later('reveal')): what happened in one sentence, every hand with its carré, each team's sign, the
+// scores and the next round's countdown. A spectator sees the same, without "your team".
+import { S, me, lang, team, teamName, seatName, left, changed } from './state.js';
+import { $, h, miniHand, sentence } from './dom.js';
+import { t } from './strings.js';
+import { TEAM_SHAPES } from '../shared/teams.js';
+import { renderStory } from './story.js';
+
+function plural(n) {
+  const many = n > 1;
+  return lang() === 'fr' ? (many ? 'nt' : '') : (many ? '' : 's');
+}
+
+export function resultSentence(r) {
+  const scorers = r.scorers || [];
+  const teams = scorers.map(team).join(lang() === 'fr' ? ' et ' : ' and ');
+  const s = plural(scorers.length);
+  const caller = r.caller != null ? seatName(r.caller) : '';
+  if (r.end === 'quatro') {
+    return t(r.correct ? 'result_quatro_ok' : 'result_quatro_bad', { caller, target: seatName(r.target), teams, s });
+  }
+  if (r.end === 'contre') {
+    return t(r.correct ? 'result_contre_ok' : 'result_contre_bad', { caller, accused: team(r.target), teams, s });
+  }
+  return t('result_void');
+}
+
+/** Every team's label, for painting them in their colour inside a sentence. */
+export function teamLabels() {
+  return (S.view ? S.view.teams : []).map((tm) => [team(tm.team), tm.team]);
+}
+
+export function scoreTable(r) {
+  const v = S.view;
+  const you = me();
+  return h('div', { class: 'score-table' }, v.teams.map((tm) => h('div', {
+    class: `score-row team-${tm.team}${you && tm.team === you.team ? ' mine' : ''}${r && r.scorers.includes(tm.team) ? ' scored' : ''}`,
+  },
+  h('span', { class: 'team-tag' }, h('b', { class: 'shape', text: TEAM_SHAPES[tm.team] }), ' ', teamName(tm.team),
+    you && tm.team === you.team ? h('small', { text: ` (${t('your_team')})` }) : null),
+  r && r.signs ? h('span', { class: 'emoji reveal-sign', role: 'img', 'aria-label': `${t('signs_were')}: ${r.signs[tm.team] || '?'}`, text: r.signs[tm.team] || '?' }) : null,
+  h('span', { class: 'big-score', text: String(tm.score) }),
+  r ? h('div', { class: 'hands' }, tm.seats.map((i) => h('div', { class: 'hand-line' },
+    h('span', { class: 'who', text: seatName(i) }), miniHand(r.hands[i], r.carres.includes(i))))) : null)));
+}
+
+export function renderReveal() {
+  const v = S.view;
+  const you = me();
+  const r = v.result;
+  if (!changed('reveal', v.phase, r, v.teams.map((x) => x.score), v.seats.map((s) => s.name), !!v.paused,
+    you && you.seat, S.watching)) return;
+  $('screen-reveal').className = `screen${you ? ` team-${you.team}` : ''}`;
+  const kids = [];
+  if (v.practice) kids.push(h('p', { class: 'practice-tag', text: t('practice_round') }));
+  if (r) {
+    kids.push(h('p', { class: 'eyebrow', text: t('round_n', { n: r.round }) }),
+      h('p', { class: 'result', id: 'result-sentence' }, sentence(resultSentence(r), teamLabels())));
+  }
+  if (r && r.story) kids.push(renderStory(r));
+  kids.push(scoreTable(r));
+  if (v.clock != null) {
+    kids.push(h('div', { class: 'next' }, h('span', { text: t('next_round_in') }),
+      h('b', { class: 'countdown-inline' }, h('span', { 'data-ends': String(S.at + v.clock * 1000), text: String(Math.ceil(left(v.clock))) }), ' s')));
+  }
+  $('reveal-body').replaceChildren(...kids);
+}

@@ -1,0 +1,125 @@
+// The round's story at the reveal (R39: only once the round has ended, from `result.story`): a timeline by seat
+// of every channel take and release, every emission marked the team's true sign or a decoy, the swaps, when a
+// carré formed, and who called what on whom. At game over: the recap of every round and the game's awards.
+import { TEAM_SHAPES } from '../shared/teams.js';
+import { el, teamName, joinList } from './dom.js';
+import { store, seatName } from './state.js';
+import { t } from './strings.js';
+
+const secs = (x) => (Math.round(x * 10) / 10).toFixed(1);
+
+// {sig, draw} for the table's middle: the timeline of the last round, or null when the view has no story.
+export function storyPart() {
+  const r = store.view.result;
+  const story = r && r.story;
+  if (!story || !story.events) return null;
+  return {
+    sig: `story|${r.round}|${story.events.length}|${document.documentElement.lang}`,
+    draw(node) { node.append(timeline(story, r)); },
+  };
+}
+
+export function timeline(story, r) {
+  const view = store.view;
+  const events = story.events;
+  const length = Math.max(story.length || 0, ...events.map((e) => e.t), 1);
+  const box = el('div', 'story');
+  box.append(el('div', 'story-title', t('story_title')));
+  const rows = el('div', 'story-rows');
+  const at = (x) => `${(x / length) * 100}%`;
+  for (const s of view.seats) {
+    const row = el('div', `story-row team-${s.team}`);
+    row.dataset.seat = String(s.seat);
+    row.append(el('span', 'story-name', `${TEAM_SHAPES[s.team]} ${seatName(s.seat)}`));
+    const lane = el('div', 'story-lane');
+    const mine = events.filter((e) => e.seat === s.seat);
+    // The channel held: from each take to the next release (or the round's end).
+    let heldFrom = null;
+    for (const e of mine) {
+      if (e.kind === 'take') heldFrom = e.t;
+      if (e.kind === 'release' && heldFrom !== null) { lane.append(held(heldFrom, e.t, at)); heldFrom = null; }
+    }
+    if (heldFrom !== null) lane.append(held(heldFrom, length, at));
+    for (const e of mine) lane.append(mark(e, at));
+    row.append(lane);
+    rows.append(row);
+  }
+  box.append(rows);
+  const axis = el('div', 'story-axis');
+  axis.append(el('span', '', t('story_s', { t: 0 })), el('span', 'legend', t('legend')),
+    el('span', '', t('story_s', { t: secs(length) })));
+  box.append(axis);
+  void r;
+  return box;
+}
+
+function held(from, to, at) {
+  const bar = el('span', 'story-held');
+  bar.style.left = at(from);
+  bar.style.width = `calc(${at(to)} - ${at(from)})`;
+  return bar;
+}
+
+function mark(e, at) {
+  let text = '';
+  let cls = `story-mark kind-${e.kind}`;
+  let title = '';
+  if (e.kind === 'emit') {
+    text = e.emoji || '';
+    cls += e.sign ? ' sign' : ' decoy';
+    title = `${e.emoji} — ${e.sign ? t('story_sign') : t('story_decoy')}`;
+  } else if (e.kind === 'take') { text = '▸'; title = t('story_take'); }
+  else if (e.kind === 'release') { text = '◂'; title = t('story_release'); }
+  else if (e.kind === 'swap') { text = '·'; title = t('story_swap'); }
+  else if (e.kind === 'carre') { text = '★'; title = t('story_carre'); }
+  else if (e.kind === 'call') {
+    text = e.call === 'contre' ? t('story_call_contre', { team: teamName(e.team) }) : t('story_call_quatro');
+    text = `📣 ${text}`;
+    cls += e.correct === false ? ' wrong' : e.correct ? ' right' : '';
+    title = text;
+  }
+  const m = el('span', cls);
+  m.dataset.kind = e.kind;
+  m.dataset.t = String(e.t);
+  if (e.kind === 'emit') {
+    m.dataset.sign = e.sign ? 'true' : 'false';
+    m.append(el('span', 'emoji', text), el('span', 'verdict', e.sign ? '✓' : '✗'));
+  } else {
+    m.textContent = text;
+  }
+  m.style.left = at(e.t);
+  m.title = `${title} · ${t('story_s', { t: secs(e.t) })}`;
+  return m;
+}
+
+// --- game over ---------------------------------------------------------------------------------------
+export function recapList(recap) {
+  const box = el('div', 'recap');
+  box.append(el('div', 'recap-title', t('recap_title')));
+  for (const r of recap) {
+    const teams = joinList((r.scorers || []).map((x) => teamName(x)), t('and'));
+    const how = r.how === 'void' ? t('how_void')
+      : t(`how_${r.how}`, { caller: seatName(r.caller), team: r.end === 'contre' ? teamName(r.target) : '' });
+    const row = el('div', 'recap-row');
+    row.dataset.round = String(r.round);
+    row.append(el('span', 'recap-round', `${r.round}`), el('span', 'recap-how', how),
+      el('span', 'recap-points', t('recap_points', { teams })));
+    box.append(row);
+  }
+  return box;
+}
+
+export function awardList(awards) {
+  const box = el('div', 'awards');
+  box.append(el('div', 'recap-title', t('awards_title')));
+  for (const a of awards) {
+    const row = el('div', `award team-${store.view.seats[a.seat] ? store.view.seats[a.seat].team : 0}`);
+    row.dataset.award = a.award;
+    const detailKey = `award_detail_${a.award}`;
+    const detail = t(detailKey, a.detail || {});
+    row.append(el('span', 'award-name', t(`award_${a.award}`)), el('span', 'award-who', seatName(a.seat)),
+      el('span', 'award-detail', detail === detailKey ? '' : detail));
+    box.append(row);
+  }
+  return box;
+}
