@@ -12,7 +12,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -52,8 +52,26 @@ def chromium() -> Iterator[object]:
         pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium fonts-noto-color-emoji")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
+        yield _TestBrowser(browser)
         browser.close()
+
+
+class _TestBrowser:
+    """The browser, whose contexts let the tests' own scripts run under the host's Content-Security-Policy.
+
+    Playwright's string predicates (``wait_for_function("…")``) are evaluated like ``eval`` and the policy
+    forbids that; the pages' own scripts are checked under the real policy by test_csp.py.
+    """
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        options.setdefault("bypass_csp", True)
+        return self._browser.new_context(**options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
 
 
 @pytest.fixture
