@@ -34,6 +34,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import zlib
@@ -195,6 +196,8 @@ class Host:
     """The real launcher (child process) with 8 phones seated and in play, and its big screen listening."""
 
     def __init__(self, scale: float, seats: int = 8) -> None:
+        # Its own state folder: a benchmark never touches the user's table (journal, lock).
+        os.environ.setdefault("QUATRO_STATE_DIR", tempfile.mkdtemp(prefix="quatro-bench-"))
         self.proc, out = latency._start_child(
             ["-m", "quatro_party.launch", "--port", "0", "--bind", "127.0.0.1", "--no-browser", "--no-mdns"]
             + ["--quiet", "--fresh", "--seats", str(seats), "--seed", "1", "--time-scale", str(scale)]

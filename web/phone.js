@@ -5,14 +5,14 @@ import { Link } from './shared/socket.js';
 import { language, setLanguage, onLanguageChange } from './shared/i18n.js';
 import { S, me, TOKEN_KEY, takeTokenFromUrl, vipSecret, forget } from './phone/state.js';
 import { $ } from './phone/dom.js';
-import { setLink } from './phone/net.js';
+import { setLink, send } from './phone/net.js';
 import { onMessage, onSocketOpen, setHooks } from './phone/messages.js';
 import { renderStatus, renderTop, tickClock } from './phone/top.js';
 import { renderJoin, renderWait, setupJoin } from './phone/join.js';
 import { renderSign } from './phone/sign.js';
 import { renderPlay, setupPlay } from './phone/play.js';
 import { renderVote, tickVote } from './phone/vote.js';
-import { later } from './phone/later.js';
+import { later, prefetch } from './phone/later.js';
 import { loadWords } from './phone/strings.js';
 import { tickModal } from './phone/modal.js';
 import { keepAwake, awakeMode } from './phone/awake.js';
@@ -46,16 +46,51 @@ function render() {
     case 'sign': if (you) { show('sign'); renderSign(); } else { show('watch'); watch(); } break;
     case 'play':
       if (you) { show('play'); renderPlay(); } else { show('watch'); watch(); }
-      later('reveal'); // fetched during the round, drawn at its end (the page a phone opens stays light)
+      prefetch('reveal'); // fetched during the round, drawn at its end (the page a phone opens stays light)
       break;
-    case 'over': show('over'); later('over').then((m) => { if (S.view.phase === 'over') m.renderOver(); }); break;
-    default: show('reveal'); later('reveal').then((m) => { if (!['lobby', 'sign', 'play', 'over'].includes(S.view.phase)) m.renderReveal(); }); break;
+    case 'over': show('over'); later('over').then((m) => { if (S.view.phase === 'over') m.renderOver(); }, quiet); break;
+    default: show('reveal'); later('reveal').then((m) => { if (!['lobby', 'sign', 'play', 'over'].includes(S.view.phase)) m.renderReveal(); }, quiet); break;
   }
   renderVote();
+  if (S.host) later('host').then((m) => m.renderHost(), quiet);
+  else $('host-bar').hidden = true;
 }
 
+let coach = null; // the teaching engineer's coach (phone/coach.js), loaded after the page is up
+
+// Where each coach hint points: the control it is about, when it is on screen.
+const ANCHORS = {
+  sign: () => $('btn-lock') || document.querySelector('#sign-body .emoji-grid'),
+  hand: () => $('hand-zone'), centre: () => $('centre'), channel: () => $('channel-toggle'),
+  quatro: () => $('btn-quatro'), contre: () => $('btn-contre'), reshuffle: () => $('btn-reshuffle'),
+  vote: () => $('vote-bar'), result: () => $('result-sentence'),
+};
+function anchor(key) {
+  // A question or the help sheet over the table comes first: the hint waits until they are closed.
+  if (S.modal || document.getElementById('help-sheet')) return null;
+  const el = ANCHORS[key] ? ANCHORS[key]() : null;
+  return el && !el.closest('[hidden]') && el.getClientRects().length ? el : null;
+}
+
+function startCoach() {
+  later('coach').then((m) => {
+    coach = m.createCoach({ lang: language(), anchor, root: $('app') });
+    if (S.view && me()) coach.consider(S.view, null, []);
+  }).catch(() => { /* no coach: the game goes on without hints */ });
+}
+
+document.addEventListener('quatro:overlay', () => { if (coach && me()) coach.consider(S.view, S.view, []); });
+
+function onView(before, events) {
+  if (coach && me()) coach.consider(S.view, before, events);
+  if (S.rewatch && !me() && S.status === 'open') { S.rewatch = false; send({ type: 'watch' }); }
+}
+
+// A module the host could not serve (it is restarting): the next state draws again and fetches it again.
+const quiet = () => {};
+
 function watch() {
-  later('watch').then((m) => { if (S.watching && !me()) m.renderWatch(); });
+  later('watch').then((m) => { if (S.watching && !me()) m.renderWatch(); }, quiet);
 }
 
 window.quatroAwake = awakeMode;
@@ -84,7 +119,7 @@ function connect() {
     },
   });
   setLink(link);
-  setHooks({ draw: render });
+  setHooks({ draw: render, view: onView });
   window.quatroLink = link; // for tests and debugging
 }
 
@@ -98,9 +133,11 @@ async function boot() {
     await loadWords(next);
     setLanguage(next);
   });
-  onLanguageChange(() => render());
+  onLanguageChange((lang) => { render(); if (coach) coach.setLang(lang); });
+  $('help').addEventListener('click', () => later('help').then((m) => { m.setHelpHooks({ coach: () => coach }); m.openHelp(); }, quiet));
   render();
   connect(); // the words are here: whatever the server says can be drawn
+  startCoach();
   // Clocks and countdowns tick locally between server updates (durations are "seconds remaining").
   setInterval(() => {
     tickClock();

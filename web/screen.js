@@ -47,7 +47,7 @@ function send(msg) {
   return link.send(msg);
 }
 host.connect(send);
-panel.connect(send);
+panel.connect(send, () => render());
 
 // The reveal first shows the hands and the centre; after a moment the round's story takes the centre's place.
 const STORY_AFTER_MS = 7000;
@@ -131,6 +131,9 @@ function render(phaseChanged = false) {
   renderAttract(phaseChanged);
   renderPaused({ resume: () => send({ type: 'resume' }), howTo: hasAttract() ? replayAttract : null, rulesHref });
   panel.render();
+  // A panel or the pause covers the table: what lies under it cannot be reached (modal), nor read by a screen reader.
+  const modal = panel.isOpen() || !!view.paused;
+  if ($('#stage').inert !== modal) $('#stage').inert = modal;
   tick();
 }
 
@@ -203,8 +206,8 @@ window.addEventListener('hashchange', () => { if (location.hash.includes('host='
 document.documentElement.lang = language();
 $('#lang').addEventListener('click', () => setLanguage(language() === 'fr' ? 'en' : 'fr'));
 $('#mute').addEventListener('click', () => { sound.setMuted(!sound.isMuted()); if (store.view) renderBar(); });
-$('#host-menu').addEventListener('click', () => panel.toggle());
-document.addEventListener('keydown', (e) => { if (e.key === 'Escape' && panel.isOpen()) panel.toggle(false); });
+$('#host-menu').addEventListener('click', () => { panel.toggle(); render(); });
+document.addEventListener('keydown', (e) => { if (e.key === 'Escape' && panel.isOpen()) { panel.toggle(false); render(); } });
 onLanguageChange((lang) => { attractLang(lang); if (store.view) render(); renderStatus(); });
 loadAttract(() => { if (store.view) render(); });
 for (const ev of ['pointerdown', 'keydown']) document.addEventListener(ev, () => sound.unlock(), { once: true });

@@ -62,6 +62,7 @@ class PlayingBot(Bot):
     r6_aware = False
     #: Decoys: chance at each credible moment, at most so many per deal, held this long (uniform, seconds).
     decoy_chance = 0.0
+    decoy_chance_big = 0.0  # at 6 and 8 seats
     decoys_per_deal = 1
     decoy_hold = (2.5, 4.0)
     #: Stand still while a decoy is shown, as a carré holder must (a naive bluffer keeps swapping).
@@ -137,7 +138,7 @@ class PlayingBot(Bot):
             and self.release_at is None
             and kept == {took}
             and len(self.public_known) >= 2
-            and self.rng.random() < self.decoy_chance
+            and self.rng.random() < (self.decoy_chance if self.n == 4 else self.decoy_chance_big)
         ):
             self.decoys += 1
             self.decoy_at = at + self._draw(self.sign_hesitation)  # when a true sign would come
@@ -490,9 +491,9 @@ class EasyBot(PlayingBot):
     Call rule: call Quatro when your partner shows your sign, and Contre only on a team whose player has shown
     the same emoji twice in a row (kept it on its channel for five seconds).
 
-    It reacts in about 1.8 s, shows its sign after a visible hesitation (0.3–2 s), and in about a third of the
-    deals bluffs naively: a decoy held for two emissions right after its first kept card, before any carré is
-    possible (R6). A careful reader ignores it; a first-timer may fall for it.
+    It reacts in about 1.8 s, shows its sign after a visible hesitation (0.45–2.3 s), and in about a third of
+    the deals (a tenth at 6 and 8 seats) bluffs naively: a decoy held for two emissions right after its first
+    kept card, before any carré is possible (R6). A careful reader ignores it; a first-timer may fall for it.
     """
 
     level = "easy"
@@ -504,11 +505,12 @@ class EasyBot(PlayingBot):
     emoji_beat = (0.7, 1.4)
     picker_beat = (0.8, 1.5)
     confirm_beat = (0.8, 1.5)
-    sign_hesitation = (0.3, 2.0)
+    sign_hesitation = (0.45, 2.3)
     contre_threshold = 1.0
-    guilt_wait = (0.5, 1.5)
+    guilt_wait = (0.0, 0.3)
     decoy_chance = 0.35
-    decoy_hold = (5.5, 8.0)
+    decoy_chance_big = 0.1
+    decoy_hold = (6.0, 9.0)
     #: Contre once an emoji was emitted this many times in a row (R18: every 5 s while the channel is held).
     repeats = 2
 
@@ -519,7 +521,7 @@ class EasyBot(PlayingBot):
             self.decoys < self.decoys_per_deal
             and self.release_at is None
             and len(self.public_known) == 1
-            and self.rng.random() < self.decoy_chance
+            and self.rng.random() < (self.decoy_chance if self.n == 4 else self.decoy_chance_big)
         ):
             self.decoys += 1
             self.decoy_at = at + self._draw(self.sign_hesitation)
@@ -567,6 +569,7 @@ class NormalBot(PlayingBot):
     guilt_wait = (2.8, 4.0)
     r6_aware = True
     decoy_chance = 0.6
+    decoy_chance_big = 0.6
     decoy_hold = (2.5, 4.5)
 
     def rank_score(self, rank, mine, centre, opp, mate) -> float:
@@ -598,7 +601,8 @@ class HardBot(NormalBot):
 
     It reacts in about 1.25 s, remembers each opponent's last four exchanges, learns every seat's bluffing at
     each reveal (R26), burns an emoji a team showed and released unanswered (a known decoy), and bluffs at
-    credible moments (R6), standing still while it does, as a carré holder must.
+    credible moments (R6), standing still while it does, as a carré holder must (less often at 6 and 8 seats,
+    where more opponents watch).
     """
 
     level = "hard"
@@ -615,6 +619,7 @@ class HardBot(NormalBot):
     contre_threshold = 0.6
     guilt_wait = (2.8, 3.8)
     decoy_chance = 0.8
+    decoy_chance_big = 0.4  # more opponents watch, and each bluff costs the exchanges it stands still for
     decoys_per_deal = 2
     decoy_hold = (2.5, 4.0)
     #: How much it would rather keep a card of a rank an opponent is seen keeping (per copy kept, up to two).

@@ -88,6 +88,9 @@ class Actor:
     def _check_hold(self) -> None:
         raise NotImplementedError
 
+    def _compact(self) -> None:
+        raise NotImplementedError
+
     # --- life cycle (any thread) ---------------------------------------------------
 
     def start(self) -> Any:
@@ -189,6 +192,10 @@ class Actor:
 
     def _tick(self) -> None:
         self._check_hold()
+        self._tick_game()
+        self._compact()  # a round that just ended: its journal becomes one snapshot
+
+    def _tick_game(self) -> None:
         deadline = self.game.next_deadline()
         now = self._now()
         if deadline is not None and deadline <= now:

@@ -152,8 +152,10 @@ class GuardedSocket:
         limits: Limits,
         clock: Clock = time.monotonic,
         on_flood: Callable[[GuardedSocket], None] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self._sock = sock
+        self._sleep = sleep
         self.peer = peer
         self.limits = limits
         self.clock = clock
@@ -202,7 +204,7 @@ class GuardedSocket:
         if wait > self.limits.max_debt or now - self._over_since >= self.limits.grace:
             self._flood()
             return b""
-        time.sleep(wait)  # the sender waits too: nothing more is read, TCP holds it back
+        self._sleep(wait)  # the sender waits too: nothing more is read, TCP holds it back
         return data
 
     def _flood(self) -> None:

@@ -12,6 +12,10 @@ and one line per table-level change that is not an engine command: ``{"token": .
 seat token issued), ``{"revoke": s}``, ``{"bot": s, "level": ...}``, ``{"unbot": s}``,
 ``{"settings": {...}}``. ``r`` and ``n`` let a replay check that every call had the same outcome.
 
+At a round's end the table compacts its journal (:meth:`Journal.rewrite`): the header, then
+``{"t": now, "snapshot": Game.snapshot()}`` (the whole game, its random generator included), then the
+token, bot and settings lines of the table as it stands; so a restart replays one round at most.
+
 Seat tokens are the phones' secrets: the file is created readable by this user only (0600).
 
 The journal is never thrown away. Reading keeps every line up to the first one that cannot be
@@ -46,7 +50,7 @@ FORMAT = 1
 COMMANDS: dict[str, type] = {cls.__name__: cls for cls in get_args(Command)}
 
 #: The key that tells each kind of line apart (exactly one per line).
-ENTRY_KINDS = ("cmd", "tick", "position", "token", "revoke", "bot", "unbot", "settings")
+ENTRY_KINDS = ("cmd", "tick", "position", "token", "revoke", "bot", "unbot", "settings", "snapshot")
 
 #: Largest step of the table's clock from one line to the next (seconds). The table's clock only moves while the
 #: host runs (a restart goes on from the last line), so a real journal steps by seconds, at most by the hours a
@@ -296,6 +300,33 @@ class Journal:
         self._length += len(data)
         self._pending.clear()
         self._set_failure(None)
+        return True
+
+    def rewrite(self, entries: list[dict[str, Any]]) -> bool:
+        """Replace the whole journal by ``entries`` (header first), atomically: a new file is written beside it,
+        flushed to the disk and renamed over it, so a crash at any moment leaves the old journal or the new one.
+        False (and the journal as it was) when the disk refuses, or lines still wait to be written."""
+        if self._fd < 0 or self._pending:
+            return False
+        data = b"".join(json.dumps(e, separators=(",", ":"), allow_nan=False).encode("ascii") + b"\n" for e in entries)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        fd = -1
+        try:
+            fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+            _write_all(fd, data)
+            os.fsync(fd)
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            log.warning("cannot compact the table's journal %s (%s): it goes on as it is", self.path, exc)
+            if fd >= 0:
+                os.close(fd)
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            return False
+        old, self._fd, self._length = self._fd, fd, len(data)
+        os.close(old)
         return True
 
     @property

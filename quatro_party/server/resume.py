@@ -23,7 +23,7 @@ from typing import Any
 
 from ..engine import Game, Pause, Phase, Resume, SeatKind, SetConnected, Timing
 from .host import LOCKED, HostControls
-from .journal import Journal, JournalError, command_from, entry_kind, lock, read_lines, set_aside
+from .journal import FORMAT, Journal, JournalError, command_from, entry_kind, lock, read_lines, set_aside
 
 log = logging.getLogger("quatro.server")
 
@@ -50,6 +50,7 @@ class Resumable(HostControls):
     _journal_lock: int | None
     _last_time: float
     _hold_until: float | None = None
+    _compacted: tuple[int, Phase] | None = None  # the round end the journal was last compacted at
 
     def _new_table(self, config: dict[str, Any]) -> None:
         raise NotImplementedError
@@ -105,21 +106,42 @@ class Resumable(HostControls):
                 set_aside(path, ".old")
                 self._new_table(config)
         try:
-            self.journal = Journal.create(
-                path,
-                {
-                    "seats": self.game.seat_count,
-                    "seed": self.deal_seed,
-                    "bot_seed": self.seed,
-                    "timing": dataclasses.asdict(self.timing),
-                    "settings": dict(self.settings),
-                    "t": self.clock(),
-                },
-            )
+            self.journal = Journal.create(path, self._journal_header())
             self.journal.on_failure = self._journal_failed
         except (OSError, TypeError, ValueError) as exc:
             log.warning("cannot write the table's journal %s (%s): a restart will lose this table", path, exc)
             self.journal = None
+
+    def _journal_header(self) -> dict[str, Any]:
+        return {
+            "seats": self.game.seat_count,
+            "seed": self.deal_seed,
+            "bot_seed": self.seed,
+            "timing": dataclasses.asdict(self.timing),
+            "settings": dict(self.settings),
+            "t": self.clock(),
+        }
+
+    def _compact(self) -> None:
+        """At a round's end (the pause between rounds, or game over), once per round end: the journal becomes
+        the game's snapshot and the table's tokens, bots and settings, so that a restart does not replay every
+        command of the evening (and the file stays small)."""
+        g = self.game
+        if g.phase not in (Phase.PAUSE, Phase.OVER) or self.journal is None or self.journal.failure is not None:
+            return
+        at = (g.round, g.phase)
+        if self._compacted == at:
+            return
+        self._compacted = at
+        now = self._now()
+        entries: list[dict[str, Any]] = [{"quatro_journal": FORMAT, **self._journal_header(), "t": now}]
+        entries.append({"t": now, "snapshot": g.snapshot()})
+        entries += [{"t": now, "token": token, "seat": seat} for seat, token in sorted(self.seat_tokens.items())]
+        entries += [{"t": now, "bot": seat, "level": level} for seat, (level, _, _) in sorted(self.bots.items())]
+        entries.append({"t": now, "settings": {**self.settings, LOCKED: "true" if self.locked else "false"}})
+        if self.journal.rewrite(entries):
+            self._recorded_at = now
+            log.info("the table's journal is compacted at the end of round %d", g.round)
 
     def _replay(self, path: str, limit: int | None = None) -> int:
         """Rebuild the game and the table-level state from the journal (its first ``limit`` entries when given);
@@ -165,7 +187,12 @@ class Resumable(HostControls):
         """Replay one journal line (``number``: its line in the file); :class:`JournalError` if it does not."""
         kind = entry_kind(e)
         t = float(e["t"])
-        if kind == "cmd":
+        if kind == "snapshot":
+            try:
+                self.game = Game.from_snapshot(e["snapshot"])
+            except (ValueError, TypeError, KeyError) as exc:
+                raise JournalError(f"line {number}: not a snapshot ({exc!r})") from exc
+        elif kind == "cmd":
             out = self.game.apply(command_from(e), t)
             got = (out.refusal.reason.value if out.refusal is not None else None, len(out.events))
             if got != (e.get("r"), e.get("n")):

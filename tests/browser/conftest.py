@@ -12,7 +12,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -52,31 +52,26 @@ def chromium() -> Iterator[object]:
         pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium fonts-noto-color-emoji")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield _TestBrowser(browser)
+        # The host's Content-Security-Policy forbids eval, and Playwright's wait_for_function("…") evaluates its
+        # text in the page: test contexts bypass the CSP unless they ask otherwise. The pages are checked under
+        # the real CSP by tests/browser/test_hardening_csp.py.
+        real_new_context = browser.new_context
+
+        def new_context(**kwargs: object) -> object:
+            kwargs.setdefault("bypass_csp", True)
+            return real_new_context(**kwargs)
+
+        browser.new_context = new_context  # type: ignore[method-assign]
+        yield browser
         browser.close()
-
-
-class _TestBrowser:
-    """The browser, whose contexts let the tests' own scripts run under the host's Content-Security-Policy.
-
-    Playwright's string predicates (``wait_for_function("…")``) are evaluated like ``eval`` and the policy
-    forbids that; the pages' own scripts are checked under the real policy by test_csp.py.
-    """
-
-    def __init__(self, browser: Any) -> None:
-        self._browser = browser
-
-    def new_context(self, **options: Any) -> Any:
-        options.setdefault("bypass_csp", True)
-        return self._browser.new_context(**options)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._browser, name)
 
 
 @pytest.fixture
 def phone_context(chromium):
-    """A phone-sized, touch-enabled browser context (390×844, like a recent phone)."""
+    """A phone-sized, touch-enabled browser context (390×844, like a recent phone) of a device that has seen every
+    coach hint already (tests about the coach open a fresh context of their own)."""
+    from .phone_helpers import SEEN_EVERY_HINT
+
     context = chromium.new_context(
         viewport={"width": 390, "height": 844},
         device_scale_factor=2,
@@ -84,6 +79,7 @@ def phone_context(chromium):
         has_touch=True,
         locale="en-US",
     )
+    context.add_init_script(SEEN_EVERY_HINT)
     yield context
     context.close()
 

@@ -9,12 +9,20 @@ deterministic.
 from __future__ import annotations
 
 import io
+import json
+import re
 import threading
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 WEB = Path(__file__).resolve().parents[2] / "web"
+
+#: Every hint of the phone's coach (web/phone/coach.js), read from its source.
+HINT_KEYS = re.findall(r"\{ key: '(\w+)'", (WEB / "phone" / "coach.js").read_text())
+
+#: A device that has seen every hint already (the coach stays quiet): for the tests that are not about it.
+SEEN_EVERY_HINT = f"localStorage.setItem('quatro.coach.seen', {json.dumps(json.dumps(HINT_KEYS))});"
 
 
 def decode_qr(url: str) -> str:

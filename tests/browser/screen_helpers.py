@@ -1,4 +1,4 @@
-"""Helpers for the big-screen browser tests (issue 4): open the page, record its frames, check its layout."""
+"""Helpers for the big-screen browser tests: open the page, record its frames, check its layout."""
 
 from __future__ import annotations
 
@@ -186,6 +186,8 @@ SELF_CHECK = """() => {
     return true;
   };
   const all = (sel) => [...document.querySelectorAll(sel)].filter(visible);
+  // under an open panel or the pause (a modal: inert), controls are out of reach by design
+  const reachable = (e) => !e.closest('[inert]');
   const name = (e) => (e.id ? '#' + e.id : '') + '.' + String(e.className).split(' ').join('.') + ' "' +
     e.textContent.trim().slice(0, 24) + '"';
   const de = document.documentElement;
@@ -229,7 +231,7 @@ SELF_CHECK = """() => {
     clash('#host-bar > *', '.seat', 'host bar/plates');
   }
   // every visible button can be clicked at its centre
-  for (const b of all('button')) {
+  for (const b of all('button').filter(reachable)) {
     const r = b.getBoundingClientRect();
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
     const hit = document.elementFromPoint(x, y);

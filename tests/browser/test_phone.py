@@ -97,11 +97,17 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     page.locator('#hand [data-slot="2"]').tap()
     expect(page.locator('#hand [data-slot="2"]')).to_have_class(re.compile(r"\blifted\b"))
     shot(page, screenshot_dir, "selected")
+    gate.freeze()  # the state that shows the swap is held back: only the ok reaches the page
     page.locator('#centre [data-place="0"]').tap()
+    expect(page.locator("#finger")).to_have_text("Swapped")  # answered at the finger
+    for _ in range(5):  # no flicker: the swap stays shown until a view confirms it
+        assert ranks(page, "#hand").all_text_contents() == ["A", "A", "A", "Q"]
+        assert ranks(page, "#centre").all_text_contents() == ["K", "A", "Q", "10"]
+        page.wait_for_timeout(60)
+    gate.release()
     expect(ranks(page, "#hand")).to_have_text(["A", "A", "A", "Q"])
     expect(ranks(page, "#centre")).to_have_text(["K", "A", "Q", "10"])
     expect(page.locator("#hand-ring")).to_have_class(re.compile(r"\bon\b"))
-    expect(page.locator("#finger")).to_have_text("Swapped")  # answered at the finger
     shot(page, screenshot_dir, "cooldown")
     assert page.evaluate("window.__vibrations.length") >= 1  # the haptic tick of an own successful swap
     # During the cooldown a swap is not even sent: the phone says how long to wait.
@@ -183,7 +189,18 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     page.locator("#btn-quatro").tap()  # a stray tap does nothing but say how to call
     expect(page.locator("#finger")).to_have_text("Hold to call")
     expect(page.locator("#modal")).to_be_hidden()
-    hold(page, "#btn-quatro")
+    # Held: a ring fills at the finger (read at once, in the page, while the finger is still down).
+    box = page.locator("#btn-quatro").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    ring = page.evaluate("""() => { const r = document.querySelector('#hold-ring'); const b = r.getBoundingClientRect();
+        return {shown: !r.hasAttribute('hidden'), filling: r.classList.contains('filling'), x: b.left + b.width / 2, y: b.top + b.height / 2}; }""")
+    page.screenshot(path=str(screenshot_dir / "phone-holding.png"))
+    page.wait_for_timeout(800)
+    page.mouse.up()
+    assert ring["shown"] and ring["filling"], ring
+    assert abs(ring["x"] - x) < 2 and abs(ring["y"] - y) < 2, (ring, x, y)  # centred on the finger
     expect(page.locator('#modal[data-kind="r23"]')).to_be_visible()
     expect(page.locator("#modal-text")).to_contain_text("PARTNER")
     shot(page, screenshot_dir, "quatro-reminder")

@@ -133,6 +133,12 @@ def test_layout_at_every_size_four_seats_sign_play_tray_vote_reveal_and_game_ove
     page.locator("#play-msg").evaluate("el => { el.textContent = ''; }")
     for size in SIZES:
         check(page, screenshot_dir, "play4", size, names_at_least=6)
+    assert screen.host("pause")["type"] == "ok"  # "Paused by the host" takes a line: the rest still fits
+    expect(page.locator("#paused-bar")).to_be_visible()
+    for size in SIZES:
+        check(page, screenshot_dir, "play4-paused", size, names_at_least=6)
+    assert screen.host("resume")["type"] == "ok"
+    expect(page.locator("#paused-bar")).to_be_hidden()
     page.set_viewport_size({"width": 390, "height": 844})
     page.locator("#btn-channel").tap()
     expect(page.locator("#tray")).to_be_visible()

@@ -25,7 +25,7 @@ from .phone_helpers import everybody_ready, game_with_page
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 SECONDS = sorted({int(v) if float(v).is_integer() else v for v in dataclasses.asdict(Timing()).values()})
-TIME_WORDS = r"(?:clock|left|wait|secs?|remaining|cooldown|vote|round|pause|period|ends?|s)"
+TIME_WORDS = r"(?:(?:clock|left|wait|secs?|remaining|cooldown|vote|round|pause|period|ends?)\w*|s)\b"
 
 
 def _code(text: str) -> str:
@@ -36,11 +36,6 @@ def _code(text: str) -> str:
 
 def _strings(code: str) -> list[str]:
     return re.findall(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"|`(?:[^`\\]|\\.)*`", code)
-
-
-#: A line of the big screen's page still waiting to read its warning from web/shared/clock.js like the phone (the
-#: TV's own rework): named here, line by line, so the exception is explicit and goes when the line does.
-PENDING = {"screen.js": ("view.timing.round_length : 180) / 6",)}
 
 
 def rule_numbers(path: Path) -> list[str]:
@@ -56,23 +51,25 @@ def rule_numbers(path: Path) -> list[str]:
     # a notice or a bubble on screen, which are the look, not the rules (their comparisons are caught above).
     millis = "|".join(str(int(float(s) * 1000)) for s in SECONDS if float(s) >= 20)
     for no, line in enumerate(code.split("\n"), start=1):
-        if "not a rule duration" in lines[no - 1] or any(p in lines[no - 1] for p in PENDING.get(path.name, ())):
+        if "not a rule duration" in lines[no - 1]:
             continue
         where = f"{path.relative_to(WEB)}:{no}: {lines[no - 1].strip()}"
         if path.suffix == ".js":
             # a time compared with, or computed from, a rule's number of seconds
             if re.search(
-                rf"\b{TIME_WORDS}\w*\s*(?:<=?|>=?|===?|!==?|\*|/|-|\+|\?\?|\|\|)\s*\(?\s*(?:{secs})\b(?!\.\d|px|%)",
+                rf"\b{TIME_WORDS}\s*(?:<=?|>=?|===?|!==?|\*|/|-|\+|\?\?|\|\|)\s*\(?\s*(?:{secs})\b(?!\.\d|px|%)",
                 line,
                 re.I,
             ):
                 found.append(where)
-            elif re.search(rf"(?<![\w.])(?:{secs})\s*(?:<=?|>=?|===?)\s*{TIME_WORDS}\w*\b", line, re.I):
+            elif re.search(rf"(?<![\w.])(?:{secs})\s*(?:<=?|>=?|===?)\s*{TIME_WORDS}", line, re.I):
                 found.append(where)
             elif re.search(rf"(?<![\w.])(?:{millis}|180)(?![\w.])", line):
                 found.append(where)
         texts = _strings(line) if path.suffix == ".js" else [re.sub(r"<[^>]+>", " ", line)]
         for s in texts:
+            if re.search(r"by default|par défaut", s):
+                continue  # a sentence about the rules' defaults (the rules page) says them on purpose
             if re.search(rf"(?<![\w.{{])(?:{secs})\s?(?:s|sec|secs|seconds?|secondes?)\b|\b3:00\b|\b3 min", s):
                 found.append(f"{where}  (text: {s})")
     return found

@@ -1,7 +1,8 @@
-"""The big screen fits every screen people use, in every phase (issue: laptops to a 4K TV).
+"""The big screen fits every screen people use, in every phase, from a laptop to a 4K TV.
 
 At 1280×720, 1366×768, 1536×864, 1920×1080, 2560×1440 and 3840×2160 (device pixel ratio 1), and at 1920×1080
-with DPR 2, through the lobby, the sign phase, play at 8 seats, the reveal, the pause and game over, the layout
+with DPR 2, through the lobby, the sign phase, play at 8 seats, the reveal and its story, the host's pause, game over and
+the settings and host panels, the layout
 self-check (``screen_helpers.SELF_CHECK``) finds nothing outside the viewport, no unwanted overlap, no cut text,
 every visible button clickable at its centre and the centre cards' rank at least 11 % of the screen's height.
 Screenshots: ``screenshots/layout-<phase>-<W>x<H>@<DPR>.png``.
@@ -69,11 +70,16 @@ class Screens:
             found += [f"{phase}: page error {e}" for e in screen.errors]
         return found
 
+    def click(self, selector: str) -> None:
+        for screen, _ in self.pages:
+            screen.page.click(selector)
+
     def close(self) -> None:
         for c in self.contexts:
             c.close()
 
 
+@pytest.mark.timeout(480)  # ten phases at seven screens, each checked and photographed
 @pytest.mark.live_server(seats=8, public_host=PUBLIC, bot_factory=StubBot)
 def test_layout_fits_every_screen_in_every_phase(live_server, chromium, screenshot_dir):
     """R1–R2, R11, R22, R26, R34: the self-check holds at each of the seven screens in each phase."""
@@ -88,6 +94,10 @@ def test_layout_fits_every_screen_in_every_phase(live_server, chromium, screensh
     try:
         screens.wait("document.querySelectorAll('.seat.kind-bot').length === 2")
         problems += screens.check("lobby", screenshot_dir)
+        screens.click("#host-menu")
+        screens.wait("!document.querySelector('#panel').hidden")
+        problems += screens.check("settings", screenshot_dir)
+        screens.click("#panel .panel-close")
 
         assert host.host("start_game")["type"] == "ok"
         screens.wait("document.body.dataset.phase === 'sign'")
@@ -97,6 +107,16 @@ def test_layout_fits_every_screen_in_every_phase(live_server, chromium, screensh
         assert phones[0].act("ready")["type"] == "ok"
         screens.wait("document.body.dataset.phase === 'play'")
         problems += screens.check("play-8", screenshot_dir)
+        screens.click("#host-menu")
+        screens.wait("!document.querySelector('#panel').hidden")
+        problems += screens.check("host-panel", screenshot_dir)
+        screens.click("#panel .panel-close")
+        # The host's pause, mid-round.
+        assert host.host("pause")["type"] == "ok"
+        screens.wait("!document.querySelector('#paused').hidden")
+        problems += screens.check("pause", screenshot_dir)
+        assert host.host("resume")["type"] == "ok"
+        screens.wait("document.querySelector('#paused').hidden")
 
         # R22: Maximilien calls Quatro! on his partner Wolfgang, who holds four aces.
         table = live_server.table
@@ -106,9 +126,9 @@ def test_layout_fits_every_screen_in_every_phase(live_server, chromium, screensh
         screens.wait("document.body.dataset.phase === 'pause'")
         problems += screens.check("reveal", screenshot_dir)
 
-        # The pause between rounds, later: the countdown and the host's "Next round now".
-        screens.wait("document.querySelector('.next-round') !== null")
-        problems += screens.check("pause", screenshot_dir)
+        # The pause between rounds, later: the round's story.
+        screens.wait("document.querySelector('.story') !== null", timeout=12)
+        problems += screens.check("story", screenshot_dir)
 
         # Game over: Blue at 4, this round's right Quatro! ends the game (R34).
         assert host.host("next_round")["type"] == "ok"

@@ -1,4 +1,4 @@
-"""The big screen's moments (issue: calls, votes, swaps and emissions seen from the sofa), in a real Chromium.
+"""The big screen's moments: calls, votes, swaps and emissions seen from the sofa, in a real Chromium.
 
 * Drawing only what changed: a swap leaves every other seat's plate and every other place as the same nodes.
 * A splash for every call: a right Quatro!, a false Quatro! and a Contre!, each naming the caller, each with its

@@ -264,3 +264,30 @@ def test_the_big_screen_is_told_when_the_journal_cannot_be_written(tmp_path):
     _step(table)
     assert [m for m in screen.got if m.get("type") == "state"][-1]["table"]["warning"] is None
     table.stop()
+
+
+def test_the_journal_is_compacted_at_each_round_end_and_resumes_the_same_table(tmp_path):
+    path = tmp_path / "table.jsonl"
+    clock = FakeClock()
+    table = Table({"clock": clock, "host_secret": "s", "seed": 5, "journal": path, "bot_factory": make_stub})
+    table._host_start_game(None)
+    sizes, rounds = [], set()
+    for _ in range(4 * 2 * 230):  # four rounds of stub bots (never calling: each round is void after 180 s)
+        clock.advance(0.5)
+        _step(table)
+        if table.game.phase.value == "pause":
+            rounds.add(table.game.round)
+            sizes.append(path.stat().st_size)
+            table._host_next_round(None)
+    assert len(rounds) >= 3
+    header, entries, _ = read(path)
+    assert "snapshot" in entries[0] and sum("snapshot" in e for e in entries) == 1
+    assert max(sizes) < 20_000  # one round's worth at most, not the evening's
+    expected = _fingerprint(table, clock())
+    now = clock()
+    table.stop()
+    again = Table({"host_secret": "s", "journal": path, "bot_factory": make_stub})
+    assert again.resumed is not None
+    again._check_hold()  # (held for no phone: four bots)
+    assert _fingerprint(again, now) == expected
+    again.stop()

@@ -175,3 +175,87 @@ def test_phones_that_do_not_come_back_get_the_usual_rules_after_the_grace_period
     _step(again)
     assert again.game.paused is None and again._sleep_for() is not None
     again.stop()
+
+
+# --- the real thing: kill -9 of the launcher ----------------------------------------------------------
+
+
+def _launch(state: Path, port: int) -> Any:
+    import re
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "quatro_party.launch", "--port", str(port), "--bind", "127.0.0.1", "--no-browser"]
+        + ["--no-mdns", "--seed", "3", "--time-scale", "0.25"],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root), "QUATRO_STATE_DIR": str(state)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    out = ""
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        out += line
+        if line.startswith("Port "):
+            break
+    return proc, re.search(r"/screen#host=(\S+)", out).group(1)
+
+
+@pytest.mark.slow
+def test_kill_9_of_the_host_during_a_vote_passes_nothing(tmp_path):
+    import signal
+    import socket as socket_module
+    import time
+
+    from quatro_party.server.testing import WsClient
+
+    with socket_module.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc, secret = _launch(tmp_path, port)
+    url = f"ws://127.0.0.1:{port}"
+    try:
+        screen = WsClient(url + "/ws/screen")
+        screen.send({"type": "hello", "host": secret})
+        screen.expect("state")
+        phones = []
+        for seat in range(4):
+            phone = WsClient(url + "/ws/phone")
+            phone.hello()
+            phone.join(seat, f"P{seat}")
+            phones.append(phone)
+        assert screen.host("start_game")["type"] == "ok"
+        for seat, phone in enumerate(phones):
+            phone.act("pick_sign", sign=SIGNS[seat])
+            phone.act("ready")
+        screen.wait_state(lambda v: v["phase"] == "play")
+        time.sleep(7.8)  # R28's 30 s before a vote, at time scale 0.25 (the vote then lasts 5 s)
+        assert phones[1].act("request_reshuffle")["type"] == "ok"
+        assert phones[2].act("answer_vote", accept=True)["type"] == "ok"
+        before = screen.wait_state(lambda v: bool(v["reshuffle"]["vote"] and v["reshuffle"]["vote"]["accepted"]))
+        time.sleep(1.2)  # a journal beat
+        tokens = [p.token for p in phones]
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(5)
+        for c in phones + [screen]:
+            c.close()
+        time.sleep(1.0)
+        proc, secret = _launch(tmp_path, port)
+        screen = WsClient(url + "/ws/screen")
+        screen.send({"type": "hello", "host": secret})
+        held = screen.expect("state")["view"]
+        assert held["paused"] == {"by": "restart"} and not held["reshuffle"]["done"]
+        time.sleep(1.0)  # the phones take their time coming back: nothing moves
+        for token in tokens:
+            WsClient(url + "/ws/phone").hello(token)
+        after = screen.wait_state(lambda v: v["paused"] is None and all(s["connected"] for s in v["seats"]))
+        vote, was = after["reshuffle"]["vote"], before["reshuffle"]["vote"]
+        assert not after["reshuffle"]["done"] and vote is not None
+        assert {k: v for k, v in vote.items() if k != "left"} == {k: v for k, v in was.items() if k != "left"}
+        assert was["left"] - 2.0 <= vote["left"] <= was["left"]  # its time as it stood, within a journal beat
+    finally:
+        proc.kill()
+        proc.wait(5)

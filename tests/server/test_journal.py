@@ -291,8 +291,9 @@ def test_a_table_resumed_from_its_journal_is_the_same_table_and_its_clock_goes_o
     assert last > 1030.0
     table.stop()  # never started: closes its journal
     entries = read(path)[1]
-    assert {"Sit", "StartGame", "PickSign", "Swap"} <= {e["cmd"] for e in entries if "cmd" in e}
-    assert any("tick" in e for e in entries) and any(e.get("r") for e in entries)  # deadlines, refusals
+    if "snapshot" not in entries[0]:  # (a round that ended was compacted into a snapshot of the game)
+        assert {"Sit", "StartGame", "PickSign", "Swap"} <= {e["cmd"] for e in entries if "cmd" in e}
+        assert any("tick" in e for e in entries) and any(e.get("r") for e in entries)  # deadlines, refusals
 
     clock2 = FakeClock(5.0)  # the restarted host's monotonic clock starts anywhere
     resumed = Table({**config, "clock": clock2, "seats": 6, "seed": 3, "bot_level": "easy"})
@@ -396,10 +397,10 @@ def _played_journal(path: Path) -> None:
     clock = FakeClock()
     table = Table({"clock": clock, "host_secret": "s", "seed": 5, "journal": path, "bot_factory": make_stub})
     table._host_start_game(None)  # four bots: straight into play
-    for _ in range(200):  # stub bots never call: the round is void after 180 s (a tick)
+    for _ in range(170):  # stub bots never call: the round is still on (void after 180 s, then compacted)
         clock.advance(1.0)
         _step(table)
-    assert table.game.phase.value == "pause"
+    assert table.game.phase.value == "play"
     table.stop()
 
 

@@ -13,8 +13,8 @@ function ringAt(x, y) {
   ring.style.top = `${y}px`;
   ring.style.setProperty('--hold', `${HOLD_MS}ms`);
   ring.classList.remove('filling', 'done');
-  ring.hidden = false;
-  void ring.offsetWidth;
+  ring.removeAttribute('hidden'); // an SVG element: the attribute, not the HTML hidden property
+  ring.getBoundingClientRect(); // an SVG has no offsetWidth: this applies the empty ring before it fills
   ring.classList.add('filling');
   return ring;
 }
@@ -31,7 +31,7 @@ export function holdButton(btn, { onFire, onKeyboard, holdText, refusedText }) {
     clearTimeout(timer);
     timer = null;
     btn.classList.remove('holding');
-    if (ring) { ring.hidden = true; ring = null; }
+    if (ring) { ring.setAttribute('hidden', ''); ring = null; }
     if (e && e.type === 'pointerup') { atFinger(holdText(), 'hold', { anchor: btn, ms: 1400 }); haptic('refused'); }
   };
   btn.addEventListener('pointerdown', (e) => {
@@ -53,7 +53,7 @@ export function holdButton(btn, { onFire, onKeyboard, holdText, refusedText }) {
       if (ring) {
         ring.classList.add('done');
         const r = ring;
-        setTimeout(() => { r.hidden = true; }, 250);
+        setTimeout(() => r.setAttribute('hidden', ''), 250);
         ring = null;
       }
       haptic('call');

@@ -3,6 +3,7 @@ import { S, me, teamName, team, changed, NAME_KEY, TOKEN_KEY } from './state.js'
 import { $, h } from './dom.js';
 import { t } from './strings.js';
 import { send } from './net.js';
+import { atFinger } from './feedback.js';
 import { keepAwake } from './awake.js';
 import { TEAM_SHAPES } from '../shared/teams.js';
 
@@ -72,7 +73,8 @@ export function join(seat) {
   if (!name) {
     S.joinMsg = t('name_needed');
     renderJoin();
-    input.focus();
+    if ($('screen-join').hidden) atFinger(t('name_needed'), 'refused');
+    else input.focus();
     return;
   }
   localStorage.setItem(NAME_KEY, name);

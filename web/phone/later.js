@@ -4,6 +4,26 @@ const loading = new Map();
 
 /** The module `name` of phone/ (e.g. 'seatlink'), imported once. */
 export function later(name) {
-  if (!loading.has(name)) loading.set(name, import(`./${name}.js`));
+  if (!loading.has(name)) {
+    // A host that is restarting cannot serve the module: forget the failure, so the next call fetches it again.
+    const p = import(`./${name}.js`);
+    p.catch(() => loading.delete(name));
+    loading.set(name, p);
+  }
   return loading.get(name);
+}
+
+/** Fetch a module now, to have it when it is needed (a failure is retried by the next later()). */
+export function prefetch(name) {
+  later(name).catch(() => { /* retried when needed */ });
+}
+
+/** The stylesheet phone/<name>.css, added to the page once (for a module loaded with later()). */
+export function styles(name) {
+  if (document.querySelector(`link[data-styles="${name}"]`)) return;
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = new URL(`./${name}.css`, import.meta.url).href;
+  link.dataset.styles = name;
+  document.head.append(link);
 }

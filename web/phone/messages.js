@@ -23,6 +23,8 @@ export function onMessage(msg) {
     if (S.everOnline) toast(t('back_online'), 'ok', 1500);
     S.everOnline = true;
     S.status = 'open';
+    // Watching is a property of the socket: a spectator's new socket says so again after its hello.
+    if (S.watching) S.rewatch = true;
   }
   switch (msg.type) {
     case 'state': onState(msg); break;
@@ -30,7 +32,7 @@ export function onMessage(msg) {
     case 'ok': onOk(msg); break;
     case 'refused': onRefused(msg); break;
     case 'error': onError(msg); break;
-    case 'seat_link': later('seatlink').then((m) => m.showSeatLink(msg)); break;
+    case 'seat_link': later('seatlink').then((m) => m.showSeatLink(msg), () => toast(t('reconnecting'), 'warn')); break;
     case 'vip_link': break; // for the TV only
     default: break;
   }
@@ -72,7 +74,7 @@ function onState(msg) {
   const notes = [];
   for (const ev of msg.events || []) onEvent(ev, notes);
   render();
-  onView(before);
+  onView(before, msg.events || []);
   if (notes.length) playMsg(notes.join(' · '), 'info', 5000);
   if (S.nameNote) { toast(S.nameNote, 'info', 5000); S.nameNote = null; } // on the screen the join led to
 }
@@ -149,6 +151,11 @@ function onOk(msg) {
     if (what.kind === 'answer_vote') hideVote();
   } else if (what.kind === 'pick_sign') {
     S.signOkRound = S.view && S.view.round;
+  } else if (what.kind === 'watch') {
+    S.watching = true;
+    render();
+  } else if (what.kind === 'host') {
+    atFinger('✓', 'ok', { anchor, ms: 900 });
   }
 }
 
@@ -197,6 +204,10 @@ function onError(msg) {
     S.joinMsg = t('table_locked');
   } else if (what.kind === 'join' || what.kind === 'watch') {
     S.joinMsg = refusalText({ reason: msg.code, message: msg.message });
+  } else if (msg.code === 'bad_vip') {
+    sessionStorage.removeItem('quatro.vip');
+    S.host = false;
+    toast(t('bad_vip'), 'warn', 4000);
   } else if (msg.code === 'not_host') {
     atFinger(t('not_host'), 'refused', { anchor: what.anchor || null });
   } else {

@@ -25,6 +25,12 @@ export function openModal(kind, { title, text = '', actions = [], until = null, 
   tickModal();
   const first = box.querySelector('button');
   if (first) first.focus({ preventScroll: true });
+  overlayChanged();
+}
+
+/** A question or a sheet opened or closed over the table (the coach's hint steps aside meanwhile). */
+export function overlayChanged() {
+  document.dispatchEvent(new Event('quatro:overlay'));
 }
 
 export function closeModal(kind = null) {
@@ -32,6 +38,7 @@ export function closeModal(kind = null) {
   S.modal = null;
   $('modal').hidden = true;
   dropModalExtra();
+  overlayChanged();
 }
 
 function dropModalExtra() {

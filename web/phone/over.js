@@ -1,8 +1,14 @@
 // Game over (R34): who won, the last round's reveal, the scores; the host starts a new game.
-import { S, me, lang, team, changed } from './state.js';
+import { S, me, lang, team, seatName, changed } from './state.js';
 import { $, h, sentence } from './dom.js';
-import { t } from './strings.js';
+import { t, loadLaterWords } from './strings.js';
 import { resultSentence, scoreTable, teamLabels } from './reveal.js';
+import { styles } from './later.js';
+import { language as currentLanguage } from '../shared/i18n.js';
+
+await loadLaterWords(currentLanguage()); // its words come with it
+
+styles('reveal'); // its own stylesheet, loaded with the module
 
 export function renderOver() {
   const v = S.view;
@@ -27,6 +33,15 @@ export function renderOver() {
   if (Array.isArray(v.awards) && v.awards.length) {
     kids.push(h('ul', { class: 'awards' }, v.awards.map((a) => h('li', { class: 'award' },
       h('b', { text: t(`award_${a.award}`) }), ' ', h('span', { class: 'nm', text: S.view.seats[a.seat] ? S.view.seats[a.seat].name : '' })))));
+  }
+  if (Array.isArray(v.recap) && v.recap.length) {
+    // How each point was won, one line a round (the TV shows the long story).
+    kids.push(h('ol', { class: 'recap', id: 'recap' }, v.recap.map((e) => h('li', { class: `recap-row how-${e.how}` },
+      h('span', { class: 'r', text: t('round_n', { n: e.round }) }),
+      h('span', { class: 'how' }, sentence(t(`how_${e.how}`, {
+        caller: e.caller != null ? seatName(e.caller) : '',
+        teams: (e.scorers || []).map(team).join(' & ') || '—',
+      }), teamLabels()))))));
   }
   kids.push(h('p', { class: 'waiting pulse', id: 'over-next', text: t('waiting_new_game') }));
   $('over-body').replaceChildren(...kids);

@@ -59,6 +59,12 @@ export function onPlayView() {
   }
   const seat = mySeat();
   if (S.channelWanted != null && seat && seat.channel.held === S.channelWanted) S.channelWanted = null;
+  // Paused by the host: the cooldowns stand still with every other clock.
+  for (const id of ['hand-ring', 'channel-ring']) {
+    const anim = $(id)._anim;
+    if (anim && paused()) anim.pause();
+    else if (anim && anim.playState === 'paused') anim.play();
+  }
 }
 
 function callRefusal() {

@@ -2,9 +2,16 @@
 // scores and the next round's countdown. A spectator sees the same, without "your team".
 import { S, me, lang, team, teamName, seatName, left, changed } from './state.js';
 import { $, h, miniHand, sentence } from './dom.js';
-import { t } from './strings.js';
+import { t, loadLaterWords } from './strings.js';
 import { TEAM_SHAPES } from '../shared/teams.js';
 import { renderStory } from './story.js';
+import { offerSeats } from './offer.js';
+import { styles } from './later.js';
+import { language as currentLanguage } from '../shared/i18n.js';
+
+await loadLaterWords(currentLanguage()); // its words come with it
+
+styles('reveal'); // its own stylesheet, loaded with the module
 
 function plural(n) {
   const many = n > 1;
@@ -48,8 +55,8 @@ export function renderReveal() {
   const v = S.view;
   const you = me();
   const r = v.result;
-  if (!changed('reveal', v.phase, r, v.teams.map((x) => x.score), v.seats.map((s) => s.name), !!v.paused,
-    you && you.seat, S.watching)) return;
+  if (!changed('reveal', v.phase, r, v.teams.map((x) => x.score), v.seats.map((s) => [s.name, s.kind]), !!v.paused,
+    you && you.seat, S.watching, S.table.offered)) return;
   $('screen-reveal').className = `screen${you ? ` team-${you.team}` : ''}`;
   const kids = [];
   if (v.practice) kids.push(h('p', { class: 'practice-tag', text: t('practice_round') }));
@@ -63,5 +70,6 @@ export function renderReveal() {
     kids.push(h('div', { class: 'next' }, h('span', { text: t('next_round_in') }),
       h('b', { class: 'countdown-inline' }, h('span', { 'data-ends': String(S.at + v.clock * 1000), text: String(Math.ceil(left(v.clock))) }), ' s')));
   }
+  if (!you) kids.push(offerSeats()); // a spectator may take a seat the table offers between rounds
   $('reveal-body').replaceChildren(...kids);
 }

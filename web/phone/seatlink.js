@@ -1,8 +1,13 @@
 // The host let this seat move to another device: the one-time link as a QR code the other phone scans (drawn by
 // the host: no internet, no QR library here), as text, and with a Copy button.
 import { $, h } from './dom.js';
-import { t } from './strings.js';
+import { t, loadLaterWords } from './strings.js';
 import { openModal } from './modal.js';
+import { styles } from './later.js';
+import { language as currentLanguage } from '../shared/i18n.js';
+
+styles('seatlink'); // its own stylesheet, loaded with the module
+await loadLaterWords(currentLanguage()); // its words come with it
 
 export function showSeatLink(msg) {
   const qr = h('img', { class: 'link-qr', alt: t('seat_link_qr') });

@@ -28,6 +28,7 @@ export const S = {
   watching: false, // a spectator: the public view, no seat
   kicked: null, // why this phone lost its seat (told once on the join screen)
   host: false, // this phone holds the host's remote (VIP)
+  rewatch: false, // a spectator's new socket: send watch again after the hello
 };
 
 export const me = () => (S.view && S.view.you ? S.view.you : null);

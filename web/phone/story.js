@@ -2,8 +2,11 @@
 // release, each emission marked as its team's sign or a decoy, each carré and each call, by seat and time.
 import { S, seatName, team } from './state.js';
 import { h } from './dom.js';
-import { t } from './strings.js';
+import { t, loadLaterWords } from './strings.js';
 import { TEAM_SHAPES } from '../shared/teams.js';
+import { language as currentLanguage } from '../shared/i18n.js';
+
+await loadLaterWords(currentLanguage()); // its words come with it
 
 function line(ev) {
   const s = S.view.seats[ev.seat];
@@ -16,11 +19,11 @@ function line(ev) {
       h('small', { class: ev.sign ? 'true-sign' : 'decoy', text: ev.sign ? t('story_sign') : t('story_decoy') })); break;
     case 'swap': what = t('story_swap'); break;
     case 'carre': what = t('story_carre'); break;
-    case 'call': what = ev.call === 'contre' && ev.team != null
-      ? t('story_contre', { team: team(ev.team) }) : t('story_quatro'); break;
+    case 'call': what = `${ev.call === 'contre' && ev.team != null
+      ? t('story_contre', { team: team(ev.team) }) : t('story_quatro')}${ev.correct === true ? ' ✓' : ev.correct === false ? ' ✗' : ''}`; break;
     default: what = ev.kind;
   }
-  return h('li', { class: `story-ev ${ev.kind}${ev.kind === 'emit' ? (ev.sign ? ' sign' : ' decoy') : ''}` },
+  return h('li', { class: `story-ev ev-${ev.kind}${ev.kind === 'emit' ? (ev.sign ? ' sign' : ' decoy') : ''}` },
     h('span', { class: 't', text: `${Math.floor(ev.t)}s` }), who, h('span', { class: 'what' }, what));
 }
 

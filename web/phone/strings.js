@@ -7,9 +7,22 @@ import { makeI18n, language } from '../shared/i18n.js';
 const dicts = {};
 export const t = makeI18n(dicts);
 
+const laterLoaded = new Set(); // languages whose later words are here
+let laterWanted = false; // a module that needs them was loaded: a language switch brings them too
+
 /** Load the words of `lang` ('en' | 'fr') if they are not here yet. */
 export async function loadWords(lang) {
-  if (!dicts[lang]) dicts[lang] = (await import(`./words-${lang}.js`)).default;
+  if (!dicts[lang]) dicts[lang] = { ...(await import(`./words-${lang}.js`)).default, ...(dicts[lang] || {}) };
+  if (laterWanted) await loadLaterWords(lang);
+}
+
+/** The words only the reveal, game over, the audience, help and the seat link use (their modules call this). */
+export async function loadLaterWords(lang) {
+  laterWanted = true;
+  if (laterLoaded.has(lang)) return;
+  const more = (await import(`./words-later-${lang}.js`)).default;
+  dicts[lang] = { ...(dicts[lang] || {}), ...more };
+  laterLoaded.add(lang);
 }
 
 /** The words for a refusal (refused.reason) or an error code: the server's reason, said for a player. */

@@ -20,6 +20,9 @@ export function renderTop() {
   $('lang').textContent = t('lang_switch');
   $('lang').setAttribute('aria-label', t('lang_switch_label'));
   $('help').setAttribute('aria-label', t('help_label'));
+  const bar = $('paused-bar');
+  bar.hidden = !(v && v.paused);
+  if (v && v.paused) bar.textContent = v.paused.by === 'restart' ? t('paused_restart') : t('paused');
   const sign = $('top-sign');
   const showSign = !!(you && you.sign && v.phase === 'play');
   sign.hidden = !showSign;

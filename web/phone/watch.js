@@ -1,12 +1,27 @@
 // A spectator's phone (the audience): the public table only (R36) — who holds a channel and what it flashes, the
 // centre, the clock — then the reveal and the story like everybody. A seat the table offers can be taken.
-import { S, seatName, teamName, changed } from './state.js';
+import { S, seatName, changed } from './state.js';
 import { $, h, fillCard } from './dom.js';
-import { t } from './strings.js';
-import { join, seatOffered } from './join.js';
+import { t, loadLaterWords } from './strings.js';
+import { seatOffered } from './join.js';
+import { offerSeats } from './offer.js';
 import { TEAM_SHAPES } from '../shared/teams.js';
+import { styles } from './later.js';
+import { language as currentLanguage } from '../shared/i18n.js';
+
+await loadLaterWords(currentLanguage()); // its words come with it
+
+styles('watch'); // its own stylesheet, loaded with the module
 
 export function renderWatch() {
+  const field = $('watch-name');
+  if (!field.dataset.wired) {
+    // The join screen's name field is out of sight while watching: this one fills it (a join sends that one).
+    field.dataset.wired = '1';
+    field.value = $('name').value;
+    field.addEventListener('input', () => { $('name').value = field.value; });
+  }
+  $('watch-name-label').textContent = t('name_label');
   const v = S.view;
   const offered = v.seats.filter(seatOffered).map((s) => s.seat);
   const body = $('watch-body');
@@ -29,16 +44,6 @@ export function renderWatch() {
       return b;
     })));
   }
-  if (offered.length) {
-    kids.push(h('div', { class: 'take-seat' },
-      h('p', { class: 'hint', text: t('take_offered') }),
-      h('div', { class: 'pair' }, offered.map((i) => h('button', {
-        type: 'button', class: `seat free team-${v.seats[i].team}`, 'data-seat': i, onclick: () => join(i),
-      }, h('span', { class: 'seat-no', text: String(i + 1) }),
-      h('span', { class: 'seat-text' }, h('span', { class: 'seat-name', text: `${teamName(v.seats[i].team)} ${TEAM_SHAPES[v.seats[i].team]}` }),
-        h('small', { text: v.seats[i].kind === 'bot' ? t('take_over_bot') : t('sit_here') })))))));
-  } else {
-    kids.push(h('p', { class: 'hint', text: t('watch_wait_seat') }));
-  }
+  kids.push(offerSeats());
   body.replaceChildren(...kids);
 }

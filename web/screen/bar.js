@@ -62,8 +62,9 @@ function renderHouse() {
   const words = [];
   if (store.view.practice) words.push(t('practice_tag'));
   if (changed.includes('timer_factor')) words.push(t('house_timer', { f: h.timer_factor }));
-  if (changed.includes('winning_score')) words.push(t('house_score', { n: h.winning_score }));
   if (store.table.locked) words.push(t('house_locked'));
+  const toWin = $('#to-win');
+  if (toWin.classList.contains('changed') !== changed.includes('winning_score')) toWin.classList.toggle('changed');
   box.hidden = !words.length;
   setText(box, words.join(' · '));
 }

@@ -160,8 +160,10 @@ function flyPoints(teams) {
       ? [{ opacity: 0 }, { opacity: 1, offset: 0.3 }, { opacity: 0 }]
       : [{ transform: 'translate(-50%, -50%) scale(1.6)', opacity: 0 },
         { transform: 'translate(-50%, -50%) scale(1.6)', opacity: 1, offset: 0.2 },
-        { transform: `translate(calc(${to.x - x0}px - 50%), calc(${to.y - y0}px - 50%)) scale(0.6)`, opacity: 0.9 }];
-    const a = plus.animate(frames, { duration: 1100, easing: 'cubic-bezier(.5,0,.3,1)', fill: 'forwards' });
+        { transform: `translate(calc(${to.x - x0}px - 50%), calc(${to.y - y0}px - 50%)) scale(0.6)`, opacity: 1,
+          offset: 0.85 },
+        { transform: `translate(calc(${to.x - x0}px - 50%), calc(${to.y - y0}px - 50%)) scale(0.5)`, opacity: 0 }];
+    const a = plus.animate(frames, { duration: 1300, easing: 'cubic-bezier(.5,0,.3,1)', fill: 'forwards' });
     a.onfinish = () => plus.remove();
     setTimeout(() => plus.remove(), 3000);
   }

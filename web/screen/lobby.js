@@ -58,11 +58,30 @@ export function lobbyMiddle(lang) {
   return { sig: `lobby|${lang}|${store.view.seat_count}`, draw: howto };
 }
 
+// The loop sizes itself from its box as the window sees it, so its box lives outside the scaled stage (#root),
+// placed over the table: inside the ring of seats in the lobby, over the whole table for a replay.
+const REGION = {
+  lobby: { 4: [0.17, 0.19, 0.17, 0.19], 6: [0.25, 0.2, 0.25, 0.2], 8: [0.27, 0.22, 0.27, 0.24] },
+  replay: [0.02, 0.02, 0.02, 0.02],
+};
+export function placeAttract() {
+  const root = $('#attract');
+  if (!loop) return;
+  const r = $('#table').getBoundingClientRect();
+  const [l, tp, rt, b] = loop.mode === 'replay' ? REGION.replay : REGION.lobby[store.view.seat_count] || REGION.lobby[8];
+  root.style.left = `${r.left + r.width * l}px`;
+  root.style.top = `${r.top + r.height * tp}px`;
+  root.style.width = `${r.width * (1 - l - rt)}px`;
+  root.style.height = `${r.height * (1 - tp - b)}px`;
+}
+
 function start(mode) {
   const root = $('#attract');
   stopAttract();
   root.hidden = false;
   root.className = mode;
+  loop = { loop: null, mode };
+  placeAttract();
   const inner = el('div', 'attract-root');
   root.append(inner);
   const onEnd = () => {
@@ -70,13 +89,13 @@ function start(mode) {
     if (mode === 'lobby') { skipped = true; onChange(); }
   };
   const l = createAttract(inner, { lang: document.documentElement.lang === 'fr' ? 'fr' : 'en', onEnd });
-  loop = { loop: l, mode };
+  loop.loop = l;
   l.start();
 }
 
 export function stopAttract() {
   const root = $('#attract');
-  if (loop) { try { loop.loop.stop(); } catch { /* already stopped */ } }
+  if (loop && loop.loop) { try { loop.loop.stop(); } catch { /* already stopped */ } }
   loop = null;
   root.replaceChildren();
   root.hidden = true;
@@ -89,6 +108,7 @@ export function renderAttract(phaseChanged) {
   if (!lobby) skipped = false;
   if (lobby && !skipped && (!loop || loop.mode !== 'lobby')) start('lobby');
   else if (!lobby && loop && (loop.mode === 'lobby' || phaseChanged)) stopAttract();
+  placeAttract();
 }
 
 export function replayAttract() {
@@ -96,5 +116,5 @@ export function replayAttract() {
 }
 
 export function attractLang(lang) {
-  if (loop) { try { loop.loop.setLang(lang); } catch { /* an older module */ } }
+  if (loop && loop.loop) { try { loop.loop.setLang(lang); } catch { /* an older module */ } }
 }

@@ -17,7 +17,8 @@ const WINNING_SCORES = [3, 4, 5, 6, 7, 8, 9, 10];
 const TIMER_FACTORS = [1, 1.5, 2];
 const RULE_SCORE = 5; // only to label the rules' own choice: the view's house_rules says what is in force
 
-export function connect(sender) { send = sender; }
+let onClose = () => {};
+export function connect(sender, closed = () => {}) { send = sender; onClose = closed; }
 export const isOpen = () => open;
 
 export function setVipLink(url) {
@@ -88,6 +89,8 @@ function vipBlock() {
 
 function gameBody(body) {
   const view = store.view;
+  const cols = el('div', 'panel-cols game');
+  const left = el('div', 'panel-col');
   const row = el('div', 'panel-buttons');
   if ('paused' in view) {
     row.append(view.paused
@@ -98,9 +101,9 @@ function gameBody(body) {
       render();
     }, 'end-game'));
   }
-  body.append(row);
+  left.append(row);
   if ('locked' in store.table) {
-    body.append(el('h3', 'panel-sub', t('seats_now')));
+    left.append(el('h3', 'panel-sub', t('seats_now')));
     const list = el('div', 'panel-seats');
     for (const s of view.seats) {
       if (s.kind !== 'human') continue;
@@ -114,9 +117,12 @@ function gameBody(body) {
       }, 'kick'));
       list.append(line);
     }
-    body.append(list);
+    left.append(list);
   }
-  body.append(tableRow(), vipBlock());
+  const right = el('div', 'panel-col');
+  right.append(tableRow(), vipBlock());
+  cols.append(left, right);
+  body.append(cols);
 }
 
 function settingsBody(body) {
@@ -157,7 +163,7 @@ function settingsBody(body) {
   }
   right.append(tableRow(), vipBlock());
   if (view.phase === 'lobby' && 'practice' in view) {
-    right.append(button(t('practice'), () => { send({ type: 'start_practice' }); toggle(false); }, 'start-practice'));
+    right.append(button(t('practice'), () => { send({ type: 'start_practice' }); toggle(false); onClose(); }, 'start-practice'));
   }
   cols.append(right);
   body.append(cols);
@@ -182,7 +188,7 @@ export function render() {
     box.replaceChildren();
     const head = el('div', 'panel-head');
     head.append(el('h2', '', inGame() ? t('game_title') : t('settings_title')),
-      button(t('close'), () => toggle(false), 'panel-close'));
+      button(t('close'), () => { toggle(false); onClose(); }, 'panel-close'));
     const body = el('div', 'panel-body');
     if (confirming) body.append(confirmBox());
     else if (inGame()) gameBody(body);

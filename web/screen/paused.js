@@ -18,7 +18,7 @@ export function renderPaused({ resume, howTo, rulesHref }) {
     card.append(el('div', 'paused-icon', '⏸'), el('h2', 'paused-title', p.by === 'restart' ? t('paused_restart') : t('paused_host')),
       el('p', 'paused-sub', t('paused_sub')));
     const row = el('div', 'paused-buttons');
-    if (isHost() && p.by === 'host') row.append(button(t('resume'), resume, 'primary resume'));
+    if (isHost()) row.append(button(t('resume'), resume, 'primary resume')); // a restart's hold too: the host need not wait
     if (howTo) row.append(button(t('how_to'), howTo, 'how-to'));
     const a = el('a', 'rules-button', t('rules_page'));
     a.href = rulesHref();

@@ -29,11 +29,9 @@ export class Link {
     this.probedAt = null; // when the liveness hello went out, while it is unanswered
     this.errorCodes = new Set(); // error codes this socket already delivered
     this.closedByUs = false;
-    // A phone waking up, coming back to the tab or back on the network: its socket may be dead although it looks
-    // open (nothing closed it). Check at once rather than wait for the quiet time or the backoff.
-    // A page that was away (hidden, frozen by the browser, or in the back-forward cache) longer than a probe's
-    // answer window gets a new socket at once: iOS stops a background page's scripts within seconds and keeps its
-    // socket looking open, and asking that one first would cost answerMs more before the seat is back.
+    // Back on the tab or the network, the socket may be dead although it looks open: check it at once. A page away
+    // (hidden, frozen, in the page cache) longer than a probe's answer window gets a new socket at once: iOS stops
+    // a background page's scripts and keeps its socket looking open; asking it first would cost answerMs more.
     this.awayAt = null;
     const away = () => { if (this.awayAt === null) this.awayAt = performance.now(); };
     const back = () => {

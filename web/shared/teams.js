@@ -1,4 +1,4 @@
-// Team identity that never depends on colour alone (DESIGN.md): colour + shape + name.
+// Team identity that never depends on colour alone: colour + shape + name ("Blue ●"), on both pages.
 export const TEAM_SHAPES = ['●', '▲', '■', '◆'];
 export const TEAM_NAMES = {
   en: ['Blue', 'Orange', 'Green', 'Red'],

@@ -20,6 +20,11 @@ class Chromium:
             has_touch=True,
             locale="en-US",
         )
+        from ..phone_helpers import SEEN_EVERY_HINT
+
+        self.context.add_init_script(
+            SEEN_EVERY_HINT
+        )  # the main flow, not the coach (tests/browser/test_phone_evening.py)
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from ..conftest import phone_url
-from ..phone_helpers import latest_view, seat_phones
+from ..phone_helpers import SEEN_EVERY_HINT, latest_view, seat_phones
 
 ENGINES = ["chromium", "webkit", "firefox"]
 
@@ -83,6 +83,9 @@ def test_phone_main_flow_in_every_engine(live_server, engine, screenshot_dir):
 
     page.viewport(390, 844)
     page.goto(url)
+    # A device that has seen every coach hint (the coach's own tests are elsewhere): told before the page boots.
+    page.js(f"(() => {{ {SEEN_EVERY_HINT} return true; }})()")
+    page.reload()
     seat0 = q('#seat-list [data-seat="0"]')
     page.wait(f"{seat0} && !{seat0}.disabled", what="the seats")
     assert page.js("document.documentElement.clientWidth") == 390

@@ -1,0 +1,53 @@
+// The help sheet, always one tap away (the ? in the top bar): the rules (the host's /rules page, inside the sheet),
+// "Show hints again", the language. It opens over the table: the page underneath keeps its seat, its hand and its
+// socket, and goes on receiving the game while the sheet is open.
+import { $, h } from './dom.js';
+import { overlayChanged } from './modal.js';
+import { t, loadWords, loadLaterWords } from './strings.js';
+import { language, setLanguage } from '../shared/i18n.js';
+import { styles } from './later.js';
+
+await loadLaterWords(language()); // its words come with it
+
+styles('help'); // its own stylesheet, loaded with the module
+
+let hooks = { coach: () => null };
+/** The composition root tells the sheet how to reach the coach (it may not be loaded yet). */
+export function setHelpHooks(h2) {
+  hooks = { ...hooks, ...h2 };
+}
+
+export function openHelp() {
+  closeHelp();
+  const lang = language();
+  const coach = hooks.coach();
+  const sheet = h('div', { id: 'help-sheet', class: 'help-sheet', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'help-title' },
+    h('div', { class: 'help-box' },
+      h('div', { class: 'help-head' },
+        h('h2', { id: 'help-title', text: t('help_title') }),
+        h('button', { type: 'button', class: 'btn ghost', id: 'help-close', onclick: closeHelp }, t('close'))),
+      h('iframe', { id: 'help-rules', class: 'help-rules', src: `/rules?lang=${lang}`, title: t('rules_title') }),
+      h('div', { class: 'help-actions' },
+        h('button', {
+          type: 'button', class: 'btn', id: 'help-hints', disabled: !coach,
+          onclick: () => { const c = hooks.coach(); if (c) { c.reset(); $('help-hints').textContent = t('hints_back'); } },
+        }, t('show_hints')),
+        h('button', {
+          type: 'button', class: 'btn ghost', id: 'help-lang',
+          onclick: async () => {
+            const next = language() === 'fr' ? 'en' : 'fr';
+            await loadWords(next);
+            setLanguage(next);
+            openHelp(); // redrawn in the new language
+          },
+        }, t('lang_switch_label')),
+        h('a', { class: 'btn ghost', id: 'help-rules-link', href: `/rules?lang=${lang}`, target: '_blank', rel: 'noopener' }, t('rules_tab')))));
+  document.getElementById('app').append(sheet);
+  $('help-close').focus({ preventScroll: true });
+  overlayChanged();
+}
+
+export function closeHelp() {
+  const old = document.getElementById('help-sheet');
+  if (old) { old.remove(); overlayChanged(); }
+}

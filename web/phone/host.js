@@ -1,0 +1,97 @@
+// The host's remote (VIP): a phone opened with the TV's ?vip=… link holds the host controls too, without giving up
+// its seat. A bar under the top strip offers what the host may do now (all decided by the server: a control that
+// does not fit the moment comes back refused, with the reason at the finger).
+import { S } from './state.js';
+import { $, h } from './dom.js';
+import { t } from './strings.js';
+import { language } from '../shared/i18n.js';
+import { send } from './net.js';
+import { openModal } from './modal.js';
+import { styles } from './later.js';
+
+styles('host'); // its own stylesheet, loaded with the module
+
+// The remote's own words (only a VIP phone loads them).
+const WORDS = {
+  en: {
+    remote: 'Host',
+    start: 'Start',
+    practice: 'Practice round',
+    pause: 'Pause',
+    resume: 'Resume',
+    next: 'Next round',
+    end: 'End the game now',
+    new_game: 'New game',
+    lock: 'Lock the table',
+    unlock: 'Open the table',
+    seats: 'Seats…',
+    seats_text: 'A bot keeps the hand and plays it. Giving a seat away frees it for someone else.',
+    to_bot: '{name}: give the seat to a bot',
+    kick: '{name}: give the seat away',
+    done: 'Done ✓',
+  },
+  fr: {
+    remote: 'Hôte',
+    start: 'Lancer',
+    practice: 'Manche d’entraînement',
+    pause: 'Pause',
+    resume: 'Reprendre',
+    next: 'Manche suivante',
+    end: 'Finir la partie',
+    new_game: 'Nouvelle partie',
+    lock: 'Fermer la table',
+    unlock: 'Ouvrir la table',
+    seats: 'Places…',
+    seats_text: 'Un robot garde la main et la joue. Donner une place la libère pour quelqu’un d’autre.',
+    to_bot: '{name} : confier la place à un robot',
+    kick: '{name} : donner la place',
+    done: 'Fait ✓',
+  },
+};
+const w = (key, vars = {}) => (WORDS[language()] || WORDS.en)[key].replace(/\{(\w+)\}/g, (_, k) => vars[k] ?? '');
+
+function hostSend(action, fields = {}, anchor = null) {
+  send({ type: 'host', action, ...fields }, { kind: 'host', anchor });
+}
+
+function button(label, action, fields = {}, cls = '') {
+  const b = h('button', { type: 'button', class: `btn ${cls}`, 'data-host': action });
+  b.textContent = label;
+  b.addEventListener('click', () => hostSend(action, fields, b));
+  return b;
+}
+
+/** Draw the host bar from the view (nothing when this phone does not hold the host's rights). */
+export function renderHost() {
+  const bar = $('host-bar');
+  const v = S.view;
+  if (!S.host || !v) { bar.hidden = true; bar.replaceChildren(); return; }
+  const phase = v.phase;
+  const kids = [h('span', { class: 'host-tag', text: w('remote') })];
+  if (phase === 'lobby') kids.push(button(w('start'), 'start_game', {}, 'primary'), button(w('practice'), 'start_practice'));
+  if (['sign', 'play', 'pause'].includes(phase)) {
+    kids.push(v.paused ? button(w('resume'), 'resume', {}, 'primary') : button(w('pause'), 'pause', {}, 'primary'));
+    if (phase === 'pause') kids.push(button(w('next'), 'next_round'));
+    kids.push(button(w('end'), 'end_game'));
+  }
+  if (phase === 'over') kids.push(button(w('new_game'), 'new_game', {}, 'primary'));
+  const locked = !!(S.table && S.table.locked);
+  kids.push(button(locked ? w('unlock') : w('lock'), 'lock', { locked: !locked }));
+  const seatsBtn = h('button', { type: 'button', class: 'btn', 'data-host': 'seats', onclick: seatsMenu }, w('seats'));
+  kids.push(seatsBtn);
+  bar.replaceChildren(...kids);
+  bar.hidden = false;
+}
+
+// The seats, each with what the host may do to it: a player's seat to a bot (it keeps the hand), or given away.
+function seatsMenu() {
+  const v = S.view;
+  const actions = [];
+  for (const s of v.seats) {
+    if (s.kind !== 'human') continue;
+    actions.push({ id: `bot-${s.seat}`, label: w('to_bot', { name: s.name }), run: () => hostSend('replace_with_bot', { seat: s.seat }) });
+    actions.push({ id: `kick-${s.seat}`, label: w('kick', { name: s.name }), cls: 'ghost', run: () => hostSend('kick', { seat: s.seat }) });
+  }
+  actions.push({ id: 'cancel', label: t('cancel'), cls: 'ghost' });
+  openModal('host_seats', { title: w('seats'), text: w('seats_text'), cls: 'pick', actions });
+}
