@@ -3,7 +3,8 @@
 Every recipient's view is the engine's (R36–R39): screens and unseated phones get the table view,
 a seated phone or a bot the table view plus its seat's private part (``you``). A change is encoded
 once per *distinct* part, not once per socket: the table view, the events and the ``table`` block
-are encoded once and shared, and each seat's ``you`` once (:func:`~quatro_party.protocol.seat_view_text`).
+are encoded once and shared, and each seat's ``you`` only when it changed (:meth:`Broadcaster._you_text`,
+spliced in by :func:`~quatro_party.protocol.seat_view_text`).
 """
 
 from __future__ import annotations
