@@ -204,11 +204,11 @@ def _trace_digest(seed: int, levels: list[str], seats: int, exact_views: bool = 
 #: so in the commit. Last recorded when a bot that waits for its rank stopped re-rolling its tie-break dice at
 #: every look (same decisions at that moment, a different stream of dice afterwards).
 DIGESTS_BEFORE_SPEEDUP = {
-    (1, ("hard",) * 4, 8): "33caac948b188cb7",
-    (2, ("hard",) * 4, 8): "7bac5e0a1ed008c5",
-    (1, ("hard", "normal"), 4): "69355a3a39e2cd46",
-    (1, ("easy", "normal", "hard"), 6): "4cd04e3f71850e72",
-    (7, ("normal", "easy", "hard", "normal"), 8): "0a319335846d5d0d",
+    (1, ("hard",) * 4, 8): "006f3128e6e9a47d",
+    (2, ("hard",) * 4, 8): "39b11de0edc427ca",
+    (1, ("hard", "normal"), 4): "0a273753b31e1aa3",
+    (1, ("easy", "normal", "hard"), 6): "e7cb48c3833adf8f",
+    (7, ("normal", "easy", "hard", "normal"), 8): "70a93cd401fa2187",
 }
 
 
