@@ -347,41 +347,48 @@ def test_r39_the_reveal_tells_the_story_on_the_tv_and_the_phone(
         context.close()
 
 
+def play_to_game_over(server, chromium, tv_context, seats: int):
+    """A game to 3 points at ``seats`` seats: Ana's page on seat 0 calls a right Quatro!, then Bruno's socket
+    calls wrong Contres. Returns (Ana's page, the TV, its browser context) at game over, the TV's story tab open."""
+    context = phone_context(chromium)
+    ana = open_phone(context, server, 0, "Ana")
+    bruno = server.phone()
+    bruno.join(1, "Bruno")
+    host = server.screen()
+    assert host.host("settings", winning_score=3)["type"] == "ok"
+    tv = open_tv(tv_context, server)
+    tv.page.click("#start-slot .start-game")
+    carre = {4: "AQJT AQJT KKKK AQJT | AQJT", 8: "KKKQ QQJJ JJTT TT99 AAAA 9988 8877 7766 | 66KQ"}[seats]
+    for rnd in range(1, 8):
+        ready_pages([ana], [bruno], rnd)
+        if rnd == 1:  # Ana's partner holds a carré: her right Quatro! (R22)
+            server.table.set_position(carre)
+            expect(ana.page.locator("#hand .card")).to_have_count(4)
+            bruno.drain(0.2)
+            hold(ana.page, "#btn-quatro", 900)
+        else:  # then Bruno's wrong Contres (R24)
+            bruno.act("call_contre", team=0)
+        v = bruno.wait_state(lambda v, r=rnd: v["phase"] in ("pause", "over") and v["round"] == r)
+        if v["phase"] == "over":
+            break
+        host.host("next_round")
+    tv.wait_phase("over")
+    tv.wait("document.querySelector('#splash').hidden", timeout=8)
+    tv.page.click("#over .tab-story")
+    tv.wait("document.querySelector('#over .recap') !== null")
+    return ana, tv, context
+
+
 @pytest.mark.parametrize("seats", [4, 8])
 def test_r34_game_over_shows_the_recap_and_the_awards_on_the_tv_and_the_phone(
     live_server_factory, chromium, tv_context, screenshot_dir, seats
 ):
     server = live_server_factory(seats=seats, public_host=PUBLIC, bot_factory=StubBot)
-    context = phone_context(chromium)
+    ana, tv, context = play_to_game_over(server, chromium, tv_context, seats)
     try:
-        ana = open_phone(context, server, 0, "Ana")
-        bruno = server.phone()
-        bruno.join(1, "Bruno")
-        host = server.screen()
-        assert host.host("settings", winning_score=3)["type"] == "ok"
-        tv = open_tv(tv_context, server)
-        tv.page.click("#start-slot .start-game")
-        carre = {4: "AQJT AQJT KKKK AQJT | AQJT", 8: "KKKQ QQJJ JJTT TT99 AAAA 9988 8877 7766 | 66KQ"}[seats]
-        for rnd in range(1, 8):
-            ready_pages([ana], [bruno], rnd)
-            if rnd == 1:  # Ana's partner holds a carré: her right Quatro! (R22)
-                server.table.set_position(carre)
-                expect(ana.page.locator("#hand .card")).to_have_count(4)
-                bruno.drain(0.2)
-                hold(ana.page, "#btn-quatro", 900)
-            else:  # then Bruno's wrong Contres (R24)
-                bruno.act("call_contre", team=0)
-            v = bruno.wait_state(lambda v, r=rnd: v["phase"] in ("pause", "over") and v["round"] == r)
-            if v["phase"] == "over":
-                break
-            host.host("next_round")
-        tv.wait_phase("over")
         view = server.summary()["view"]
         assert view["recap"] and view["awards"]
         assert view["recap"][0]["how"] == "quatro_right"
-        tv.wait("document.querySelector('#splash').hidden", timeout=8)
-        tv.page.click("#over .tab-story")
-        tv.wait("document.querySelector('#over .recap') !== null")
         assert tv.page.locator(".recap-row").count() == len(view["recap"])
         assert tv.page.locator(".award").count() == len(view["awards"])
         assert "Ana’s right Quatro!" in tv.text(".recap")
@@ -393,6 +400,24 @@ def test_r34_game_over_shows_the_recap_and_the_awards_on_the_tv_and_the_phone(
         ana.shot(screenshot_dir, f"first-over-phone-{seats}")
         ana.page.screenshot(path=str(screenshot_dir / f"qa-first-over-phone-{seats}-full.png"), full_page=True)
         assert tv.errors == [] and ana.errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="web/screen.css .recap-how (overflow: hidden; text-overflow: ellipsis; white-space: nowrap) cuts "
+    "“Bruno’s wrong Contre! on Blue ●” to “Bruno’s wrong Co…” in the TV's game-over recap, with room to spare",
+)
+def test_the_tvs_recap_says_each_round_in_full(live_server_factory, chromium, tv_context):
+    server = live_server_factory(seats=4, public_host=PUBLIC, bot_factory=StubBot)
+    ana, tv, context = play_to_game_over(server, chromium, tv_context, 4)
+    try:
+        cut = tv.page.evaluate(
+            """() => [...document.querySelectorAll('#over .recap-row *')]
+                 .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)"""
+        )
+        assert cut == []
     finally:
         context.close()
 
@@ -439,5 +464,25 @@ def test_a_practice_round_scores_nothing_and_the_game_after_it_starts_at_zero(
         ]
         tv_shot(tv, screenshot_dir, "first-practice-then-game-tv")
         assert tv.errors == [] and ana.errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="web/phone/words-en.js writes the calls the French way in English (quatro: 'Quatro !', contre: "
+    "'Contre !', also r23_yes, confirm_*, pick_accused and the reveal's sentences) while the TV and the phone's "
+    "own coach say 'Quatro!' in English",
+)
+@pytest.mark.live_server(seats=4, public_host=PUBLIC, bot_factory=StubBot)
+def test_the_calls_are_written_one_way_per_language_on_the_tv_and_the_phone(live_server, chromium, tv_context):
+    context = phone_context(chromium)
+    try:
+        ana = open_phone(context, live_server, 0, "Ana")
+        tv = open_tv(tv_context, live_server)
+        tv.page.click("#start-slot .start-game")
+        ready_pages([ana], [])
+        calls = [ana.page.locator(f"#{b} .call-text").inner_text() for b in ("btn-quatro", "btn-contre")]
+        assert calls == ["Quatro!", "Contre!"]  # the TV's English (web/screen/strings.js)
     finally:
         context.close()
