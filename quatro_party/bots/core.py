@@ -188,8 +188,12 @@ class Bot:
             self._unseen_replies.append((now, message))
             if message.get("type") != "refused":
                 return
-            # a refusal changes nothing at the table, but the phone shows it at once (the R23 question, a
-            # cooldown): it is seen at the next glance, planned now
+            # a refusal changes nothing at the table, but the phone shows it at once, under the player's
+            # thumb (the R23 question, a cooldown): it is seen at a glance now, whatever the last one (the next
+            # wake takes it, after the host has sent the latest state)
+            self._glance_free = min(self._glance_free, now)
+            self._glance_at = now
+            return
         if self.notice(now) <= now:
             self._glance(now)  # free to look: this glance sees the message just received
 

@@ -120,7 +120,14 @@ class GuardedHandler(WSGIRequestHandler):
             self.send_error(429, "Too many connections from this address")
             return
         self.connection.settimeout(None)
-        guard = GuardedSocket(self.connection, peer, self.server.limits, self.server.clock, on_flood=self._flooded)
+        guard = GuardedSocket(
+            self.connection,
+            peer,
+            self.server.limits,
+            self.server.clock,
+            on_flood=self._flooded,
+            shared=peers.budgets(peer),
+        )
         self._guard = guard
         self.server.watchdog.watch(guard)
         self.wfile = _Discard(self.wfile, guard)  # type: ignore[assignment]

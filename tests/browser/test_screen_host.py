@@ -171,6 +171,31 @@ def test_r33_seats_in_a_game_bot_kick_lock_vip_and_audience(live_server, tv_cont
     assert screen.errors == []
 
 
+@pytest.mark.live_server(seats=4, public_host=PUBLIC, bot_factory=StubBot)
+def test_the_pickers_show_their_choice_and_a_practice_round_says_so(live_server, tv_context, screenshot_dir):
+    """The lobby's Seats and Bots pickers show the current choice (a plain-button rule used to hide it); a
+    practice round started from the panel is named in the top bar, with its slower clock."""
+    phones = seated(live_server, [0])
+    screen = open_tv(tv_context, live_server)
+    page = screen.page
+    background = "(sel) => getComputedStyle(document.querySelector(sel)).backgroundColor"
+    assert page.evaluate(background, "#host-bar .seats-4") != page.evaluate(background, "#host-bar .seats-6")
+    assert page.evaluate(background, "#host-bar .level-normal") != page.evaluate(background, "#host-bar .level-easy")
+    tick = "(sel) => getComputedStyle(document.querySelector(sel), '::before').content"
+    assert page.evaluate(tick, "#host-bar .seats-4") == '"✓ "' and page.evaluate(tick, "#host-bar .seats-6") == "none"
+    panel(screen)
+    page.click("#panel .start-practice")
+    screen.wait_phase("sign")
+    assert screen.text("#house") == "🎓 Practice round — no points"
+    ready_all(phones)
+    screen.wait_phase("play")
+    length = screen.view()["timing"]["round_length"]
+    assert length >= 1.5 * 180 - 1e-6  # every duration × 1.5 (at least)
+    assert re.fullmatch(r"4:[2-3]\d", screen.text("#clock"))
+    screen.shot(screenshot_dir, "practice")
+    assert screen.errors == []
+
+
 def story_round(server: LiveServer, phones: dict[int, Any], screen: ScreenPage, folder: Any, name: str) -> None:
     """A round with a decoy, the team's sign and a release, ended by a Contre!; the reveal's story on the TV."""
     ana, bruno = phones[0], phones[1]
@@ -200,6 +225,10 @@ def story_round(server: LiveServer, phones: dict[int, Any], screen: ScreenPage, 
     assert any(e["kind"] == "emit" and e["sign"] is False for e in story)  # the decoy, marked so
     assert screen.page.locator(".story-row").count() == len(screen.view()["seats"])
     screen.shot(folder, name)
+    screen.page.click("#lang")  # the same story in French
+    screen.wait("document.querySelector('.story-title').textContent === 'Le film de la manche'")
+    screen.shot(folder, f"{name}-fr")
+    screen.page.click("#lang")
 
 
 @pytest.mark.live_server(seats=4, public_host=PUBLIC, bot_factory=StubBot)
@@ -256,6 +285,11 @@ def test_r34_game_over_shows_the_recap_and_the_awards(live_server_factory, tv_co
     assert "Ana’s right Quatro!" in screen.text(".recap")
     page.wait_for_timeout(900)
     screen.shot(screenshot_dir, f"over-story-{seats}")
+    page.click("#lang")
+    screen.wait("document.querySelector('.recap-title').textContent === 'Manche par manche'")
+    assert "Contre ! faux de Bruno sur Bleu\u00a0●" in screen.text(".recap")
+    screen.shot(screenshot_dir, f"over-story-{seats}-fr")
+    page.click("#lang")
     page.click("#over .tab-scores")
     screen.wait("document.querySelector('#over .final-scores') !== null")
     assert screen.errors == []

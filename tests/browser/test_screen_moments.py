@@ -184,8 +184,38 @@ def test_r22_r24_every_call_has_its_splash_with_the_callers_name(live_server, ch
         s = splash_of(screen)
         assert s["word"] == "CONTRE!" and s["who"] == "Bruno → team Blue\u00a0●", s
         shot_splash(screen, screenshot_dir, "splash-contre")
+        # In French the colour agrees with "l’équipe": "l’équipe bleue ●", not "l’équipe Bleu ●".
+        screen.wait("document.querySelector('#splash').hidden", timeout=5)
+        page.click("#lang")
+        screen.wait("document.querySelector('.sentence').textContent.startsWith('Bruno a annoncé Contre !')")
+        assert "sur l’équipe bleue\u00a0●" in screen.text(".sentence")
+        assert screen.text_colour(".sentence", "●") == "rgb(86, 135, 213)"  # the shape still wears the colour
+        page.click("#lang")
         shown = page.evaluate("window.quatroScreen.splashes.map((s) => [s.kind, s.correct, s.caller])")
         assert shown[:2] == [["quatro", True, "Ana"], ["quatro", False, "Ana"]] and shown[2][::2] == ["contre", "Bruno"]
+        assert screen.errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.live_server(seats=4, public_host=PUBLIC)
+def test_r22_under_reduced_motion_the_splash_only_fades(live_server, chromium):
+    """R22: with prefers-reduced-motion the call's splash is still shown, for as long, with a fade and no zoom."""
+    context = chromium.new_context(viewport={"width": 1920, "height": 1080}, locale="en-US", reduced_motion="reduce")
+    try:
+        phones = seated(live_server, 4)
+        screen = open_tv(context, live_server)
+        screen.page.click("#start-slot .start-game")
+        to_play(phones, 1)
+        assert phones[0].act("call_quatro")["type"] == "ok"
+        s = splash_of(screen)
+        assert s["word"] == "QUATRO!" and s["who"] == "Ana → Chloé" and "fade" in s["cls"]
+        motion = screen.page.evaluate(
+            """() => [...document.querySelector('#splash').getAnimations({subtree: true})].map((a) =>
+                 [a.animationName, a.effect.getComputedTiming().duration,
+                  a.effect.getKeyframes().some((k) => k.transform && k.transform !== 'none')])"""
+        )
+        assert motion and all(name == "splash-fade" and ms >= 1500 and not moves for name, ms, moves in motion), motion
         assert screen.errors == []
     finally:
         context.close()

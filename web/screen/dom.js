@@ -1,6 +1,6 @@
 // Small DOM helpers of the big screen: building nodes, sentences with coloured team shapes, and "patch only
 // what changed" (each part of the page remembers the signature of the data it last drew).
-import { TEAM_SHAPES, TEAM_NAMES, teamLabel } from '../shared/teams.js';
+import { TEAM_SHAPES, TEAM_NAMES, TEAM_NAMES_AFTER_TEAM, teamLabel } from '../shared/teams.js';
 import { language } from '../shared/i18n.js';
 
 export const $ = (sel, root = document) => root.querySelector(sel);
@@ -36,24 +36,27 @@ export function setText(node, text) {
 
 export const teamName = (team) => teamLabel(team, language()).replace(' ', '\u00a0'); // never split "Blue ●"
 export const teamWord = (team) => (TEAM_NAMES[language()] || TEAM_NAMES.en)[team];
+// The label after the word "team" ("team Blue ●", "l’équipe bleue ●").
+export const teamAfter = (team) =>
+  `${(TEAM_NAMES_AFTER_TEAM[language()] || TEAM_NAMES_AFTER_TEAM.en)[team]}\u00a0${TEAM_SHAPES[team]}`;
 
 // A sentence as nodes, with each team label ("Blue\u00a0●") wrapped so that its shape wears the team's colour:
 // the words stay the same (textContent is unchanged), only the shape is painted. Team labels carry a no-break
 // space that players' names do not, so a name is never mistaken for one.
 export function teamText(text) {
   const frag = document.createDocumentFragment();
-  const labels = TEAM_SHAPES.map((_, team) => teamName(team));
+  const labels = TEAM_SHAPES.flatMap((_, team) => [[teamName(team), team], [teamAfter(team), team]]);
   let rest = String(text);
   while (rest) {
     let at = -1;
     let team = -1;
-    labels.forEach((label, i) => {
-      const k = rest.indexOf(label);
-      if (k >= 0 && (at < 0 || k < at)) { at = k; team = i; }
-    });
+    let label = '';
+    for (const [l, i] of labels) {
+      const k = rest.indexOf(l);
+      if (k >= 0 && (at < 0 || k < at || (k === at && l.length > label.length))) { at = k; team = i; label = l; }
+    }
     if (at < 0) { frag.append(rest); break; }
     if (at > 0) frag.append(rest.slice(0, at));
-    const label = labels[team];
     const shape = TEAM_SHAPES[team];
     const span = el('span', `team-label team-${team}`, label.slice(0, label.length - shape.length));
     span.append(el('span', 'shape', shape));

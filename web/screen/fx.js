@@ -1,7 +1,7 @@
 // What moves on the table, drawn on its own layer (#fx) with transform and opacity only: a swap's cards sliding
 // between the seat and the place (R14), an emission's burst at its seat (R18), and the moment of a call — the
 // QUATRO!/CONTRE! splash naming the caller and the accused, and the +1 flying to the score.
-import { $, el, reducedMotion, teamName } from './dom.js';
+import { $, el, reducedMotion, teamAfter } from './dom.js';
 import { store, seatName } from './state.js';
 import { stageBox } from './layout.js';
 import { cardEl } from './cards.js';
@@ -127,7 +127,7 @@ export function callSplash(result) {
   const caller = view.seats[result.caller];
   const team = caller ? caller.team : 0;
   const word = result.end === 'quatro' ? 'QUATRO!' : 'CONTRE!';
-  const on = result.end === 'quatro' ? seatName(result.target) : t('team', { team: teamName(result.target) });
+  const on = result.end === 'quatro' ? seatName(result.target) : t('team', { team: teamAfter(result.target) });
   box.replaceChildren();
   box.className = `team-${team} ${result.correct ? 'right' : 'wrong'} ${reducedMotion() ? 'fade' : 'zoom'}`;
   const inner = el('div', 'splash-inner');

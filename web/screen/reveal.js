@@ -2,7 +2,7 @@
 // the countdown to the next round, and the game-over box with the final scores.
 import { TEAM_SHAPES } from '../shared/teams.js';
 import { language } from '../shared/i18n.js';
-import { el, patch, teamText, teamName, teamWord, joinList } from './dom.js';
+import { el, patch, teamText, teamName, teamAfter, teamWord, joinList } from './dom.js';
 import { store, seatName, timing } from './state.js';
 import { t } from './strings.js';
 import { recapList, awardList } from './story.js';
@@ -23,7 +23,7 @@ export function durationWords(seconds) {
 // One sentence telling the room what happened and who scored (R22, R24, R32).
 export function resultSentence(r) {
   const and = t('and');
-  const scorers = joinList((r.scorers || []).map((team) => t('team', { team: teamName(team) })), and);
+  const scorers = joinList((r.scorers || []).map((team) => t('team', { team: teamAfter(team) })), and);
   if (r.end === 'void') return t('res_void', { length: durationWords(timing().round_length || 0) });
   if (r.end === 'quatro') {
     const rank = fourOf(r.hands[r.target]);
@@ -37,7 +37,7 @@ export function resultSentence(r) {
     const rank = fourOf(r.hands[seat]);
     if (rank) { what = t('has_four', { name: seatName(seat), what: t('four_of', { rank }) }); break; }
   }
-  return t('res_contre', { caller: seatName(r.caller), team: teamName(r.target), what, scorers });
+  return t('res_contre', { caller: seatName(r.caller), team: teamAfter(r.target), what, scorers });
 }
 
 export function revealMiddle() {
