@@ -296,11 +296,6 @@ def test_the_vip_remote_from_the_tvs_code_pauses_the_table_and_revoking_stops_it
             c.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="web/screen/host.js seatControls labels the lobby plate's buttons t('free') / t('allow_move'): still "
-    "“Free” (which takes the player's seat away, at one tap) and “Move” (another device), words a host misreads",
-)
 @pytest.mark.live_server(seats=4, public_host=PUBLIC, bot_factory=StubBot)
 def test_the_lobby_plate_buttons_say_what_they_do(live_server, tv_context):
     ana = live_server.phone()
