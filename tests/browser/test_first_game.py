@@ -500,3 +500,28 @@ def test_the_attract_loop_leaves_the_real_seat_plates_clear(live_server, tv_cont
     tv.wait("document.querySelector('#attract .att-plate') !== null")
     tv.page.wait_for_timeout(1500)
     assert tv.overlaps("#attract .att-plate, #attract .att-card", ".seat") == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="web/phone/reveal.js resultSentence joins result.scorers, empty in a practice round: the phone says "
+    "“Bruno called Contre ! on Blue ● — no carré there. scores.” (no team, no word that nobody scores)",
+)
+@pytest.mark.live_server(seats=4, public_host=PUBLIC, bot_factory=StubBot)
+def test_the_practice_rounds_reveal_says_in_words_that_nobody_scores(live_server, chromium):
+    import re
+
+    context = phone_context(chromium)
+    try:
+        ana = open_phone(context, live_server, 0, "Ana")
+        bruno = live_server.phone()
+        bruno.join(1, "Bruno")
+        assert live_server.screen().host("start_practice")["type"] == "ok"
+        ready_pages([ana], [bruno])
+        assert bruno.act("call_contre", team=0)["type"] == "ok"
+        sentence = ana.page.locator("#result-sentence")
+        expect(sentence).to_be_visible()
+        said = sentence.inner_text().replace("\xa0", " ")
+        assert not re.search(r"[.—]\s*scores\.", said), said
+    finally:
+        context.close()
