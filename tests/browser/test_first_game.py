@@ -525,3 +525,24 @@ def test_the_practice_rounds_reveal_says_in_words_that_nobody_scores(live_server
         assert not re.search(r"[.—]\s*scores\.", said), said
     finally:
         context.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="web/screen/strings.js res_contre / res_quatro end with “— ${scorers} +1”: in a practice round (no "
+    "scorer, no point) the TV says “Bruno called Contre! on team Blue ●: no carré — +1”",
+)
+@pytest.mark.live_server(seats=4, public_host=PUBLIC, bot_factory=StubBot)
+def test_the_practice_rounds_reveal_on_the_tv_gives_no_point(live_server, tv_context):
+    bruno = live_server.phone()
+    bruno.join(1, "Bruno")
+    tv = open_tv(tv_context, live_server)
+    open_panel(tv)
+    tv.page.click("#panel .start-practice")
+    tv.wait_phase("sign")
+    ready_pages([], [bruno])
+    assert bruno.act("call_contre", team=0)["type"] == "ok"
+    tv.wait_phase("pause")
+    tv.wait("document.querySelector('#splash').hidden", timeout=8)
+    said = tv.text("#centre .sentence").replace("\xa0", " ")
+    assert "Contre!" in said and "+1" not in said, said
