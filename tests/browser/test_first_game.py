@@ -546,3 +546,23 @@ def test_the_practice_rounds_reveal_on_the_tv_gives_no_point(live_server, tv_con
     tv.wait("document.querySelector('#splash').hidden", timeout=8)
     said = tv.text("#centre .sentence").replace("\xa0", " ")
     assert "Contre!" in said and "+1" not in said, said
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="at 4 seats (1920×1080) the TV's game-over card (web/screen/reveal.js #over, with the last round's "
+    "sentence above the final scores) covers the top and bottom seat plates and their hands: the screen's own "
+    "layout self-check reports 'overlap game over/plates'",
+)
+def test_the_tvs_game_over_card_leaves_the_plates_clear(live_server_factory, chromium, tv_context):
+    from .screen_helpers import self_check
+
+    server = live_server_factory(seats=4, public_host=PUBLIC, bot_factory=StubBot)
+    ana, tv, context = play_to_game_over(server, chromium, tv_context, 4)
+    try:
+        tv.page.click("#over .tab-scores")
+        tv.wait("document.querySelector('#over .final-scores') !== null")
+        tv.page.wait_for_timeout(900)
+        assert self_check(tv.page) == []
+    finally:
+        context.close()
