@@ -24,14 +24,17 @@ def state_message(view: dict[str, Any], events: list[dict[str, Any]], **extra: A
     return {"type": "state", "view": view, "events": events, **extra}
 
 
-def seat_view_text(table_view_text: str, you: dict[str, Any] | None) -> str:
+def seat_view_text(table_view_text: str, you: dict[str, Any] | None, you_text: str | None = None) -> str:
     """A seat's view as JSON text: the table view's text (shared by every socket) with ``"you"`` spliced in.
 
     ``seat_view`` is ``table_view`` plus ``"you"`` added last, so this is byte for byte
     ``json_text(seat_view(...))``, while the table part is encoded once per change, not once per phone.
-    A spectator's view is the table view with ``"you": null`` (``you=None``).
+    A spectator's view is the table view with ``"you": null`` (``you=None``). ``you_text``, when given, is
+    ``json_text(you)`` already encoded (and ``you`` is not read).
     """
-    return table_view_text[:-1] + ',"you":' + ("null" if you is None else json_text(you)) + "}"
+    if you_text is None:
+        you_text = "null" if you is None else json_text(you)
+    return table_view_text[:-1] + ',"you":' + you_text + "}"
 
 
 @dataclass(frozen=True)
