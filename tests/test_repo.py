@@ -1,9 +1,11 @@
 """The repository stands alone: no comment cites an issue number, and no file points outside the repository.
 
 A reader of a fresh clone has the code and its documents, not the tracker nor the folders it was written
-beside. So under quatro_party/, web/, tests/ and bench/ no text says "issue 12", names a document that is not
-in the repository (the field notes, a design or rules file kept elsewhere), gives an absolute path of this
-machine, or uses a relative path (``../…``) that climbs out of the repository.
+beside. So under quatro_party/, web/, tests/, bench/ and docs/, and in the top-level documents, no text says
+"issue 12", names a document that is not in the repository (the field notes, a design or rules file kept
+elsewhere), gives an absolute path of this machine, or uses a relative path (``../…``) that climbs out of the
+repository or, pointing at a ``shared`` folder, names one the repository does not have (``web/shared/`` is one
+it has: ``web/phone/*.js`` import ``../shared/teams.js``).
 """
 
 from __future__ import annotations
@@ -12,18 +14,24 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FOLDERS = ("quatro_party", "web", "tests", "bench")
+FOLDERS = ("quatro_party", "web", "tests", "bench", "docs")
+TOP_DOCUMENTS = ("README.md", "CONTRIBUTING.md", "CHANGELOG.md")
 TEXT = {".py", ".js", ".mjs", ".html", ".css", ".md", ".txt", ".json", ".toml", ".cfg", ".sh"}
 
 # Written in two parts so that this file does not match itself.
 ISSUE = re.compile(r"\bissue" + r"s?\s*(?:no\.?\s*)?#?\d+", re.IGNORECASE)
 OUTSIDE_NAMES = re.compile(r"\bFIELD" + r"[-_ ]NOTES\b|/work" + r"/|/home/\w|[A-Z]:\\\\Users", re.IGNORECASE)
-DOC_NAME = re.compile(r"(?<![\w.-])([A-Za-z][\w.-]*\.md)\b")
+# A document's name with the folders written before it (``docs/rules.fr.md`` is one name, not ``fr.md``); a
+# name inside a URL or an absolute path is not one (absolute paths are caught by OUTSIDE_NAMES).
+DOC_NAME = re.compile(r"(?<![\w.:/-])((?:[\w.-]+/)*[A-Za-z][\w.-]*\.md)(?![\w-])")
 RELATIVE = re.compile(r"""(?<![\w.])((?:\.\./)+[\w./-]*)""")
+SHARED = re.compile(r"""(?<![\w.])((?:\.\./)+shared\b[\w./-]*)""")
+# A quoted "../shared" tested for absence (``"../shared" not in text``) is a check, not a pointer.
+ABSENCE_CHECK = re.compile(r"""["'](?:\.\./)+shared["']\s+not\s+in\b""")
 
 
 def _files() -> list[Path]:
-    found = []
+    found = [ROOT / name for name in TOP_DOCUMENTS if (ROOT / name).is_file()]
     for folder in FOLDERS:
         for path in sorted((ROOT / folder).rglob("*")):
             if path.is_file() and path.suffix in TEXT and path != Path(__file__).resolve():
@@ -46,13 +54,27 @@ def _problems(path: Path, docs: set[str]) -> list[str]:
         for m in OUTSIDE_NAMES.finditer(line):
             found.append(f"{where}:{number}: points outside the repository: {m.group(0)!r}")
         for m in DOC_NAME.finditer(line):
-            if m.group(1).lower() not in docs:
+            if not _is_repo_document(m.group(1), path, docs):
                 found.append(f"{where}:{number}: names a document the repository lacks: {m.group(1)!r}")
         for m in RELATIVE.finditer(line):
             target = (path.parent / m.group(1)).resolve()
             if not target.is_relative_to(ROOT):
                 found.append(f"{where}:{number}: a path out of the repository: {m.group(1)!r}")
+            elif SHARED.fullmatch(m.group(1)) and not target.exists() and not ABSENCE_CHECK.search(line):
+                found.append(f"{where}:{number}: points at a shared folder the repository lacks: {m.group(1)!r}")
     return found
+
+
+def _is_repo_document(name: str, path: Path, docs: set[str]) -> bool:
+    """Whether ``name`` (``protocol.md``, ``docs/rules.fr.md``, ``../docs/rules.md``) is a document of the
+    repository: a bare name is one if any document has it; a name with folders, if it is there from the citing
+    file's folder or from the repository's root."""
+    if "/" not in name:
+        return name.lower() in docs
+    return any(
+        (base / name).resolve().is_file() and (base / name).resolve().is_relative_to(ROOT)
+        for base in (path.parent, ROOT)
+    )
 
 
 def test_no_issue_citations_and_no_references_outside_the_repository():
@@ -70,6 +92,8 @@ def test_the_scan_would_catch_each_kind(tmp_path):
         "# FIELD" + "-NOTES says so",
         "# DESIGN" + "-ELSEWHERE.md",
         "x = '../../.." + "/shared/RULES.md'",
+        "# see docs/DESIGN" + "-ELSEWHERE.md",
+        "# ../share" + "d/RULES.md",
     ]
     try:
         sample.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -80,3 +104,26 @@ def test_the_scan_would_catch_each_kind(tmp_path):
     assert any("points outside" in p for p in problems)
     assert any("lacks: 'DESIGN-ELSEWHERE.md'" in p for p in problems)
     assert any("out of the repository" in p for p in problems)
+    assert any("lacks: 'docs/DESIGN-ELSEWHERE.md'" in p for p in problems)
+    assert any("shared folder the repository lacks: '../shared/RULES.md'" in p for p in problems)
+
+
+def test_the_scan_does_not_flag_what_the_repository_has():
+    """No false positives: a document named with its folders, a link, a URL, an in-repo ``../shared``."""
+    lines = [
+        "# docs/rules.fr.md and docs/rules.md, [the French](../docs/rules.fr.md), `README.md#layout`",
+        "# (rules.fr.md) and CHANGELOG.md, https://example.org/guide/NOTES.md",
+        "# see protocol.md: the contract",
+        'assert "../shar' + 'ed" not in readme',
+    ]
+    sample = ROOT / "tests" / "_repo_scan_sample.py"
+    try:
+        sample.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        problems = _problems(sample, _repo_docs())
+        in_web = ROOT / "web" / "phone" / "_repo_scan_sample.js"
+        in_web.write_text("import { teamOf } from '../shar" + "ed/teams.js';\n", encoding="utf-8")
+        problems += _problems(in_web, _repo_docs())
+    finally:
+        sample.unlink(missing_ok=True)
+        (ROOT / "web" / "phone" / "_repo_scan_sample.js").unlink(missing_ok=True)
+    assert not problems, problems

@@ -81,7 +81,10 @@ function startCoach() {
 
 document.addEventListener('quatro:overlay', () => { if (coach && me()) coach.consider(S.view, S.view, []); });
 
+let coachAsked = false;
 function onView(before, events) {
+  // The hints are for a seated player: the coach comes with the seat, not with the join screen.
+  if (!coachAsked && me()) { coachAsked = true; startCoach(); }
   if (coach && me()) coach.consider(S.view, before, events);
   if (S.rewatch && !me() && S.status === 'open') { S.rewatch = false; send({ type: 'watch' }); }
 }
@@ -137,7 +140,6 @@ async function boot() {
   $('help').addEventListener('click', () => later('help').then((m) => { m.setHelpHooks({ coach: () => coach }); m.openHelp(); }, quiet));
   render();
   connect(); // the words are here: whatever the server says can be drawn
-  startCoach();
   // Clocks and countdowns tick locally between server updates (durations are "seconds remaining").
   setInterval(() => {
     tickClock();

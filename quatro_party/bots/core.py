@@ -188,8 +188,14 @@ class Bot:
             self._unseen_replies.append((now, message))
             if message.get("type") != "refused":
                 return
-            # a refusal changes nothing at the table, but the phone shows it at once (the R23 question, a
-            # cooldown): it is seen at the next glance, planned now
+            sent = self._pending.get(str(message.get("id")))
+            if sent is not None and sent[1]["type"] in ("call_quatro", "call_contre"):
+                # a refused call changes nothing at the table, but the phone asks at once, under the player's
+                # thumb (R23): it is seen at a glance now, whatever the last one (the next wake takes it)
+                self._glance_free = min(self._glance_free, now)
+                self._glance_at = now
+                return
+            # another refusal changes nothing either: it is seen at the next glance, planned now
         if self.notice(now) <= now:
             self._glance(now)  # free to look: this glance sees the message just received
 

@@ -375,7 +375,7 @@ class PlayingBot(Bot):
         seen_at = self.view_at
         hand, centre = list(hand), list(centre)
         for ref, (at, give, took, place) in list(moves.items()):
-            if at < seen_at:
+            if at <= seen_at:
                 del moves[ref]  # the view shows it already (or it was refused, and the view shows that)
                 continue
             for i, c in enumerate(hand):
@@ -501,7 +501,7 @@ class EasyBot(PlayingBot):
     reaction_sigma = 0.25
     look_gap = (1.0, 1.8)
     swap_pace = (0.6, 1.8)
-    stuck_after = 8.0
+    stuck_after = 7.0
     emoji_beat = (0.7, 1.4)
     picker_beat = (0.8, 1.5)
     confirm_beat = (0.8, 1.5)

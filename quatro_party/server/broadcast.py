@@ -3,7 +3,8 @@
 Every recipient's view is the engine's (R36–R39): screens and unseated phones get the table view,
 a seated phone or a bot the table view plus its seat's private part (``you``). A change is encoded
 once per *distinct* part, not once per socket: the table view, the events and the ``table`` block
-are encoded once and shared, and each seat's ``you`` once (:func:`~quatro_party.protocol.seat_view_text`).
+are encoded once and shared, and each seat's ``you`` only when it changed (:meth:`Broadcaster._you_text`,
+spliced in by :func:`~quatro_party.protocol.seat_view_text`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,21 @@ log = logging.getLogger("quatro.server")
 SPECTATOR = "spectator"
 
 
+def _scalar(value: Any) -> str:
+    """``json.dumps(value, ensure_ascii=False)`` for a view's plain value, without the encoder's set-up for the
+    common ones (a view has a dozen: the phase, the round, the clock…): ``None``, a bool, an int, a finite float."""
+    kind = type(value)
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        return str(value)
+    if kind is float and value - value == 0.0:  # finite (inf and nan are spelt differently by json)
+        return repr(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
 class Broadcaster(Actor):
     """Frames out: replies held until a change is handled, then the views it leads to."""
 
@@ -32,6 +48,7 @@ class Broadcaster(Actor):
     _outbox: list[tuple[Connection, str]]  # frames of the change being handled, sent together
     _views: ViewBuilder | None
     _parts: dict[str, tuple[Any, str]]  # key of the table view → (its last value, that value's JSON text)
+    _you_texts: dict[int, tuple[list[Any], tuple[Any, ...], str]]  # seat → (its hand, its other values, text)
 
     def _freed(self) -> list[int]:
         raise NotImplementedError
@@ -68,6 +85,7 @@ class Broadcaster(Actor):
         if views is None or views.game is not self.game:
             views = self._views = ViewBuilder(self.game)
             self._parts = {}
+            self._you_texts = {}
         return views
 
     def _state_text(self, conn: Connection, events: list[dict[str, Any]], now: float, cache: dict[Any, str]) -> str:
@@ -87,13 +105,29 @@ class Broadcaster(Actor):
             elif isinstance(which, str):  # SPECTATOR
                 view = p.seat_view_text(cache["table_view"], None)
             else:
-                view = p.seat_view_text(cache["table_view"], self._builder().you_view(which, now))
+                view = p.seat_view_text(cache["table_view"], None, self._you_text(which, now))
             cache[("view", which)] = view
         key = ("table", *self._public_key(conn))
         public = cache.get(key)
         if public is None:
             public = cache[key] = p.json_text(self._public(conn))
         return p.State(view, cache["events"], public).text()
+
+    def _you_text(self, seat: int, now: float) -> str:
+        """``json_text(you_view(seat))``, encoded again only when the seat's private part changed.
+
+        Most changes are another seat's: this seat's hand is then the very list the view builder shared
+        with the last view, and its other values (cooldowns over, no vote) compare equal.
+        """
+        you = self._builder().you_view(seat, now)
+        hand = you["hand"]
+        rest = tuple(v for k, v in you.items() if k != "hand")
+        known = self._you_texts.get(seat)
+        if known is not None and (known[0] is hand or not hand and not known[0]) and known[1] == rest:
+            return known[2]
+        text = p.json_text(you)
+        self._you_texts[seat] = (hand, rest, text)
+        return text
 
     def _encode_view(self, view: dict[str, Any]) -> str:
         """``json_text(view)``, byte for byte, reusing the text of every part the engine's view builder shared
@@ -107,7 +141,7 @@ class Broadcaster(Actor):
                     hit = known[key] = (value, json.dumps(value, ensure_ascii=False, separators=(",", ":")))
                 parts.append(f'"{key}":{hit[1]}')
             else:
-                parts.append(f'"{key}":{json.dumps(value, ensure_ascii=False)}')
+                parts.append(f'"{key}":{_scalar(value)}')
         return "{" + ",".join(parts) + "}"
 
     def _send(self, conn: Connection, msg: p.ServerMessage) -> None:

@@ -1,7 +1,7 @@
 """One WebSocket client (a phone or a big screen) as the table sees it.
 
 Every socket has an outgoing queue and its own writer thread, and one lock that
-orders everything written to it (FIELD-NOTES: concurrent ``ws.send`` corrupts
+orders everything written to it (measured: concurrent ``ws.send`` corrupts
 frames; a stuck phone must not stall the whole table).
 
 Fast path: when nothing is queued for the socket and the kernel can take the whole
@@ -99,7 +99,7 @@ class Connection:
         if attach is not None:  # a GuardedSocket: its watchdog pings and its flood guard closes through us
             attach(self)
         try:
-            # Nagle + delayed ACK put p99 at ~44 ms on loopback here; with NODELAY ~2 ms (FIELD-NOTES).
+            # Nagle + delayed ACK put p99 at ~44 ms on loopback here; with NODELAY ~2 ms (measured).
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         except OSError as exc:  # pragma: no cover - exotic sockets
             log.warning("%r: cannot set TCP_NODELAY: %s", self, exc)
@@ -221,7 +221,7 @@ class Connection:
                     ws.send(item)
                     if self.sent_frames is not None:
                         self.sent_frames.append(item)
-            except Exception as exc:  # ConnectionClosed, or plain OSError on a dead socket (FIELD-NOTES)
+            except Exception as exc:  # ConnectionClosed, or plain OSError on a dead socket (both seen)
                 log.info("%r: send failed (%s), closing", self, type(exc).__name__)
                 self.open = False
                 try:

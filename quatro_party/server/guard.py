@@ -44,6 +44,12 @@ class Limits:
     #: Bytes per second per socket, and the burst (two of the largest messages the host accepts).
     byte_rate: float = 64 * 1024.0
     byte_burst: float = 256 * 1024.0
+    #: The same for all the sockets of one guest address together (a device with two tabs is well within it;
+    #: ten flooding sockets from one address share it).
+    peer_frame_rate: float = 120.0
+    peer_frame_burst: float = 240.0
+    peer_byte_rate: float = 128 * 1024.0
+    peer_byte_burst: float = 512 * 1024.0
     #: A socket over budget this long without a break is closed with 1008 ...
     grace: float = 1.5
     #: ... and at once when one read puts it this many seconds of budget in debt.
@@ -76,22 +82,27 @@ class Limits:
             changes["frame_rate"] = max(self.frame_rate, 3 * rate)
         if burst:
             changes["frame_burst"] = max(self.frame_burst, 3 * burst)
+        changes["peer_frame_rate"] = max(self.peer_frame_rate, 2 * changes.get("frame_rate", self.frame_rate))
+        changes["peer_frame_burst"] = max(self.peer_frame_burst, 2 * changes.get("frame_burst", self.frame_burst))
         return Limits(**{**self.__dict__, **changes})
 
 
 class Budget:
-    """A token bucket that may go into debt: :meth:`charge` returns the seconds to wait until it is even."""
+    """A token bucket that may go into debt: :meth:`charge` returns the seconds to wait until it is even.
+    Several sockets' reader threads may share one (a peer's): charging is locked."""
 
     def __init__(self, rate: float, burst: float, now: float) -> None:
         self.rate, self.burst = rate, burst
         self.tokens = burst
         self.last = now
+        self._lock = threading.Lock()
 
     def charge(self, cost: float, now: float) -> float:
-        self.tokens = min(self.burst, self.tokens + max(0.0, now - self.last) * self.rate)
-        self.last = now
-        self.tokens -= cost
-        return -self.tokens / self.rate if self.tokens < 0 else 0.0
+        with self._lock:
+            self.tokens = min(self.burst, self.tokens + max(0.0, now - self.last) * self.rate)
+            self.last = max(self.last, now)
+            self.tokens -= cost
+            return -self.tokens / self.rate if self.tokens < 0 else 0.0
 
 
 class FrameCounter:
@@ -153,9 +164,11 @@ class GuardedSocket:
         clock: Clock = time.monotonic,
         on_flood: Callable[[GuardedSocket], None] | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        shared: tuple[Budget, Budget] | None = None,
     ) -> None:
         self._sock = sock
         self._sleep = sleep
+        self._shared = shared  # the peer's frame and byte budgets (None: the host machine, not limited)
         self.peer = peer
         self.limits = limits
         self.clock = clock
@@ -192,10 +205,10 @@ class GuardedSocket:
         self.last_rx = now
         if not data:
             return data
-        wait = max(
-            self._frames.charge(self._counter.feed(data), now),
-            self._bytes.charge(len(data), now),
-        )
+        frames = self._counter.feed(data)
+        wait = max(self._frames.charge(frames, now), self._bytes.charge(len(data), now))
+        if self._shared is not None:
+            wait = max(wait, self._shared[0].charge(frames, now), self._shared[1].charge(len(data), now))
         if wait <= 0:
             self._over_since = None
             return data
@@ -268,6 +281,7 @@ class Peers:
         self.sockets: dict[str, int] = {}
         self.total = 0
         self._banned: dict[str, float] = {}
+        self._budgets: dict[str, tuple[Budget, Budget]] = {}
 
     def admit(self, peer: str) -> str | None:
         """Count a new connection from ``peer``; ``None`` when admitted, else why not (not counted then)."""
@@ -310,6 +324,22 @@ class Peers:
                 self.sockets[peer] = left
             else:
                 self.sockets.pop(peer, None)
+                self._budgets.pop(peer, None)
+
+    def budgets(self, peer: str) -> tuple[Budget, Budget] | None:
+        """The frame and byte budgets all of ``peer``'s open sockets share; ``None`` for the host machine."""
+        if peer in self.trusted:
+            return None
+        with self._lock:
+            shared = self._budgets.get(peer)
+            if shared is None:
+                now, lim = self.clock(), self.limits
+                shared = (
+                    Budget(lim.peer_frame_rate, lim.peer_frame_burst, now),
+                    Budget(lim.peer_byte_rate, lim.peer_byte_burst, now),
+                )
+                self._budgets[peer] = shared
+            return shared
 
     def ban(self, peer: str) -> None:
         if peer in self.trusted:

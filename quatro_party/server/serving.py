@@ -1,7 +1,7 @@
 """Running the app on a real socket: Werkzeug's threaded server in a background thread.
 
 Used by the launcher (``0.0.0.0``, fixed port) and by the tests (``127.0.0.1``,
-port 0). Werkzeug's ``shutdown()`` does not close open WebSockets (FIELD-NOTES),
+port 0). Werkzeug's ``shutdown()`` does not close open WebSockets (checked),
 so :meth:`ServerThread.stop` first closes every socket through the table (1001).
 The listening socket is made by :func:`listen`, not by Werkzeug: Werkzeug reports a port in use by
 printing its own message and calling ``sys.exit(1)``, which the launcher could not turn into its own.
@@ -120,7 +120,14 @@ class GuardedHandler(WSGIRequestHandler):
             self.send_error(429, "Too many connections from this address")
             return
         self.connection.settimeout(None)
-        guard = GuardedSocket(self.connection, peer, self.server.limits, self.server.clock, on_flood=self._flooded)
+        guard = GuardedSocket(
+            self.connection,
+            peer,
+            self.server.limits,
+            self.server.clock,
+            on_flood=self._flooded,
+            shared=peers.budgets(peer),
+        )
         self._guard = guard
         self.server.watchdog.watch(guard)
         self.wfile = _Discard(self.wfile, guard)  # type: ignore[assignment]

@@ -62,6 +62,7 @@ class Table(Resumable):
         self._outbox = []
         self._views = None
         self._parts = {}
+        self._you_texts = {}
         self._dirty = False
         self._last_time = 0.0
         self._new_table(config)

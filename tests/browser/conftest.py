@@ -2,7 +2,7 @@
 
 A phone on the LAN opens a plain-http page on a non-secure origin; to see what it
 sees while staying on loopback, Chromium maps ``party.test`` to 127.0.0.1 and
-pages are opened as ``http://party.test:PORT/…`` (see FIELD-NOTES). Screenshots go
+pages are opened as ``http://party.test:PORT/…`` (its traffic stays on loopback). Screenshots go
 to ``screenshots/`` at the project root (or ``$QUATRO_SCREENSHOTS``).
 """
 

@@ -37,7 +37,7 @@ FITS = """() => {
   const area = box.getBoundingClientRect();
   const texts = '.att-caption, .att-name, .att-team, .att-skip, .att-title, .att-score, .att-phone, .att-bubble';
   for (const e of box.querySelectorAll(texts + ', .att-sign, .att-burst, .att-card, .att-plate')) {
-    if (e.closest('[hidden]')) continue;
+    if (e.closest('[hidden]') || e.getClientRects().length === 0) continue;
     const r = e.getBoundingClientRect();
     const over = e.scrollWidth > e.clientWidth + 1 || (e.scrollHeight > e.clientHeight + 1 && !e.matches('.att-caption'));
     if (e.matches(texts) && over)
@@ -47,11 +47,18 @@ FITS = """() => {
   }
   const cap = box.querySelector('.att-caption').getBoundingClientRect();
   const band = box.querySelector('.att-band').getBoundingClientRect();
-  if (cap.top < band.top || cap.bottom > band.bottom) bad.push('caption out of its band');
+  if (cap.top < band.top || cap.bottom > band.bottom) bad.push(`caption out of its band ${cap.top},${cap.bottom} in ${band.top},${band.bottom}`);
   // the title block (title + scores) and the top plate must not meet
   const top = box.querySelector('.att-top').getBoundingClientRect();
   const plate = box.querySelector('.att-plate[data-seat="2"]').getBoundingClientRect();
   if (top.right > plate.left && top.bottom > plate.top) bad.push('title under the top plate');
+  // nothing drawn over the Skip button
+  const skip = box.querySelector('.att-skip').getBoundingClientRect();
+  for (const e of box.querySelectorAll('.att-bubble, .att-plate, .att-card, .att-sign, .att-phone')) {
+    const r = e.getBoundingClientRect();
+    if (r.width && r.left < skip.right && r.right > skip.left && r.top < skip.bottom && r.bottom > skip.top)
+      bad.push(`over Skip: ${e.className}`);
+  }
   return bad;
 }"""
 
@@ -106,16 +113,25 @@ FRAMES = [
 ]
 
 
+@pytest.mark.parametrize("box", ["table", "lobby"])
 @pytest.mark.parametrize("lang", ["en", "fr"])
-def test_three_frames_in_each_language(chromium, site, screenshot_dir, lang):
-    context, page, errors = open_loop(chromium, site, f"lang={lang}&scene=intro&speed=2")
+def test_three_frames_in_each_language(chromium, site, screenshot_dir, lang, box):
+    """In the whole table area (the TV's replay) and in the lobby's box between the TV's own seat plates."""
+    context, page, errors = open_loop(chromium, site, f"lang={lang}&scene=intro&speed=2&box={box}")
     try:
+        compact = page.evaluate("document.querySelector('.attract').classList.contains('compact')")
+        assert compact == (box == "lobby")
         for name, scene, marker, wait in FRAMES:
             page.evaluate(f"window.attract.start('{scene}')")
             page.wait_for_selector(f".attract {marker}", timeout=8000)
             page.wait_for_timeout(wait)
-            page.screenshot(path=str(screenshot_dir / f"attract-{name}-{lang}.png"))
+            suffix = "" if box == "table" else "-lobby"
+            page.screenshot(path=str(screenshot_dir / f"attract-{name}-{lang}{suffix}.png"))
             assert page.evaluate(FITS) == [], name
+            sizes = page.evaluate(
+                "[...document.querySelectorAll('.att-caption, .att-name')].map((e) => parseFloat(getComputedStyle(e).fontSize))"
+            )
+            assert min(sizes) >= 20, sizes  # read from the sofa
         assert errors == []
     finally:
         context.close()
@@ -212,3 +228,20 @@ def test_text_fits_at_the_full_table_width_too(chromium, site):
             assert page.evaluate(FITS) == [], size
         finally:
             context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_caption_fits_in_the_lobby_box(chromium, site, lang):
+    """The whole story, fast, sampled: every sentence stays within its band, in the smallest box the TV uses."""
+    context, page, errors = open_loop(chromium, site, f"lang={lang}&speed=20&box=lobby")
+    try:
+        seen = set()
+        for _ in range(120):
+            got = page.evaluate(FITS)
+            assert [b for b in got if "caption" in b] == [], got
+            seen.add(page.evaluate("document.querySelector('.att-caption').dataset.key"))
+            page.wait_for_timeout(40)
+        assert len(seen) >= 12, seen
+        assert errors == []
+    finally:
+        context.close()

@@ -114,13 +114,14 @@ def test_r33_a_quiet_lobby_keeps_its_sockets_and_the_repeated_hello_changes_noth
     looking, looking_gate, errors2 = open_page(other_phone, phone_url(live_server.port), "**/ws/phone")
     expect(looking.locator("#seat-list")).to_be_visible()  # no token: it only looks at the table
 
+    before_join = len(probes(seated_gate))  # a slow machine may probe before the seat was taken (no token yet)
     seated.wait_for_timeout(4 * (QUIET_MS + ANSWER_MS) // 2)  # several quiet spells: nothing happens in the lobby
 
     for page, gate in ((seated, seated_gate), (looking, looking_gate)):
         assert len(probes(gate)) >= 2, "the quiet socket was not checked"
         assert gate.connections == 1, "a quiet but live socket was replaced"
         assert banner_since_online(page) == [None], "the page showed itself offline"
-    tokens = {m.get("token") is None for m in probes(seated_gate)}
+    tokens = {m.get("token") is None for m in probes(seated_gate)[before_join:]}
     assert tokens == {False}  # the seated page's hello carries its token: its seat stays its own
     expect(seated.locator("#screen-wait")).to_be_visible()
     expect(looking.locator("#seat-list")).to_be_visible()

@@ -183,3 +183,22 @@ def test_peers_are_capped_and_a_flooder_banned_but_not_the_host_machine():
     assert peers.admit("10.0.0.6") == "banned for flooding"
     clock.advance(10.1)
     assert peers.admit("10.0.0.6") is None
+
+
+def test_the_sockets_of_one_address_share_its_budget():
+    clock = FakeClock()
+    limits = Limits(frame_rate=100.0, frame_burst=100.0, peer_frame_rate=10.0, peer_frame_burst=20.0, max_debt=2.0)
+    peers = Peers(limits, clock)
+    shared = peers.budgets("10.0.0.7")
+    assert shared is not None and peers.budgets("10.0.0.7") is shared and peers.budgets("127.0.0.1") is None
+    pairs = [socket.socketpair() for _ in range(2)]
+    try:
+        guards = [GuardedSocket(a, "10.0.0.7", limits, clock, sleep=clock.advance, shared=shared) for a, _ in pairs]
+        for (_, b), g in zip(pairs, guards):
+            b.sendall(_frame(b"{}") * 25)  # 25 frames each: well within each socket's own 100
+            g.recv(65536)
+        assert guards[1].flooded and not guards[0].flooded  # but 50 together: 3 s of the address's budget in debt
+    finally:
+        for a, b in pairs:
+            a.close()
+            b.close()

@@ -235,9 +235,9 @@ def test_a_phone_that_stops_reading_is_dropped_even_once_its_buffers_are_full(se
 @pytest.mark.slow
 def test_100_flooding_sockets_are_closed_within_3_s_and_drop_no_honest_one():
     r = flood.run_flood(100, 3.0)
-    lived = r["attack"]["lived"]
-    print(json.dumps({k: v for k, v in r.items() if k != "attack"} | {"lived_max": max(lived)}))
-    assert None not in lived and max(lived) <= 3.0
+    attack = r["attack"]
+    print(json.dumps(attack))
+    assert attack["sockets"] >= 10 and attack["lived_max"] <= 3.0 and attack["still_open"] == 0
     assert r["honest_dropped"] == 0 and r["flooded"]  # the honest swaps still went through
 
 

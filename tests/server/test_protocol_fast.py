@@ -15,7 +15,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quatro_party import protocol as p
 from quatro_party.engine import commands as c
 from quatro_party.protocol import (
     BOT_LEVELS,
@@ -27,6 +26,7 @@ from quatro_party.protocol import (
     Join,
     Leave,
     ProtocolError,
+    incoming,
     parse_phone,
     parse_phone_message,
     to_command,
@@ -225,7 +225,7 @@ def test_int_and_str_subclasses_are_accepted_as_before():
 
 def test_every_phone_action_is_covered():
     assert set(PHONE_ACTION_TYPES) == set(_ACTIONS)
-    assert set(p._PHONE_COMMANDS) == set(_ACTIONS)
+    assert set(incoming._PHONE_COMMANDS) == set(_ACTIONS)
 
 
 _scalars = st.one_of(

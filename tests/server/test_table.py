@@ -376,3 +376,38 @@ def test_the_view_encoding_that_reuses_unchanged_parts_is_byte_identical_over_a_
         if view["phase"] == "pause":
             table._host_next_round(None)
     assert {"play", "pause"} <= seen
+
+
+def test_a_seats_private_part_encoded_again_only_on_change_is_byte_identical_over_a_whole_game():
+    """A seat's ``you`` text is reused while its part is unchanged; at every step of a bot game (swaps, cooldowns,
+    reveals, pauses) it equals ``json_text`` of the engine's ``you_view`` for every seat."""
+    from quatro_party.engine import you_view
+    from quatro_party.protocol import json_text
+    from quatro_party.server.botstub import make_bot
+
+    clock = FakeClock()
+    table = Table({"clock": clock, "host_secret": "s", "seed": 5, "seats": 6, "bot_factory": make_bot})
+    counts = {"reused": 0, "encoded": 0}
+    seen = set()
+
+    def step() -> None:  # as the actor's loop runs (its thread is not started here): tick, views, bots, views
+        clock.advance(0.25)
+        table._tick()
+        table._flush()
+        table._wake_bots()
+        table._flush()
+        now = table._now()
+        for seat in range(table.game.seat_count):
+            before = table._you_texts.get(seat)
+            text = table._you_text(seat, now)
+            assert text == json_text(you_view(table.game, seat, now)), seat
+            counts["reused" if before is not None and before[2] is text else "encoded"] += 1
+        seen.add(table.game.phase.value)
+        if table.game.phase.value == "pause":
+            table._host_next_round(None)
+
+    table._host_start_game(None)
+    for _ in range(1200):
+        step()
+    assert {"play", "pause"} <= seen
+    assert counts["reused"] > 1000 and counts["encoded"] > 20, counts

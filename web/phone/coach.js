@@ -44,9 +44,8 @@ const TEXT = {
     got_it: 'Got it',
     hint: 'Tip',
     close: 'Close this tip',
-    sign: ({ n }) => 'Pick your team’s sign. Careful: <b>everybody sees your flashes</b>. Only your partner knows that '
-      + `this one means <i>“I have a carré”</i>. <b>Lock in</b> fixes it for you both; <b>Ready</b> starts the round `
-      + `sooner (else in ${n} s).`,
+    sign: 'Careful: <b>everybody sees your flashes</b>; only your partner knows that this one means '
+      + '<i>“I have a carré”</i>. <b>Lock in</b> fixes it for you both; <b>Ready</b> starts the round sooner.',
     hand: 'These are the centre cards; yours are at the bottom. Tap one of yours, then one of these: they swap, '
       + 'everybody at once, no turns. Collect <b>four of a kind</b>, a carré.',
     cooldown: ({ n }) => `After a swap you wait ${n} s: the ring around your hand shows it. Then swap again.`,
@@ -68,9 +67,9 @@ const TEXT = {
     got_it: 'Compris',
     hint: 'Astuce',
     close: 'Fermer cette astuce',
-    sign: ({ n }) => 'Choisis le signe de ton équipe. Attention&nbsp;: <b>tout le monde voit ce que tu émets</b>. '
-      + 'Seul ton partenaire sait que celui-ci veut dire <i>«&nbsp;j’ai un carré&nbsp;»</i>. <b>Valider</b> le fixe '
-      + `pour vous deux&nbsp;; <b>Prêt</b> lance la manche plus tôt (sinon dans ${n}&nbsp;s).`,
+    sign: 'Attention&nbsp;: <b>tout le monde voit ce que tu émets</b>&nbsp;; seul ton partenaire sait que celui-ci veut '
+      + 'dire <i>«&nbsp;j’ai un carré&nbsp;»</i>. <b>Valider</b> le fixe pour vous deux&nbsp;; <b>Prêt</b> lance la '
+      + 'manche plus tôt.',
     hand: 'Voici les cartes du centre&nbsp;; les tiennes sont en bas. Touche une des tiennes, puis une de celles-ci&nbsp;: '
       + 'elles s’échangent, tous en même temps, sans tour. Réunis <b>quatre cartes du même rang</b>, un carré.',
     cooldown: ({ n }) => `Après un échange, tu attends ${n}&nbsp;s&nbsp;: l’anneau autour de ta main le montre. `
@@ -214,7 +213,6 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
       result: Boolean(you && view.result && (view.phase === 'pause' || view.phase === 'over')),
       seen: { has: isSeen },
       vars: {
-        n_sign: timing.sign_phase,
         n_swap: timing.swap_cooldown,
         n_emit: timing.emission_period,
         n_vote: timing.vote_length,
@@ -230,7 +228,6 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     const v = c.vars;
     const num = (x) => (Number.isFinite(x) ? String(Math.round(x * 10) / 10) : '');
     switch (key) {
-      case 'sign': return { n: num(v.n_sign) };
       case 'cooldown': return { n: num(v.n_swap) };
       case 'channel': return { n: num(v.n_emit) };
       case 'vote': return { n: num(v.n_vote) };
@@ -272,7 +269,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     const vw = document.documentElement.clientWidth;
     const vh = window.innerHeight;
     const margin = 8;
-    el.style.maxWidth = `${Math.min(340, vw - 2 * margin)}px`;
+    el.style.maxWidth = `${Math.min(360, vw - 2 * margin)}px`;
     el.style.left = '0px';
     el.style.top = '0px';
     const r = target.getBoundingClientRect();

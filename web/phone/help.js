@@ -9,7 +9,7 @@ import { styles } from './later.js';
 
 await loadLaterWords(language()); // its words come with it
 
-styles('help'); // its own stylesheet, loaded with the module
+await styles('help'); // its own stylesheet, applied before it draws
 
 let hooks = { coach: () => null };
 /** The composition root tells the sheet how to reach the coach (it may not be loaded yet). */
@@ -26,7 +26,7 @@ export function openHelp() {
       h('div', { class: 'help-head' },
         h('h2', { id: 'help-title', text: t('help_title') }),
         h('button', { type: 'button', class: 'btn ghost', id: 'help-close', onclick: closeHelp }, t('close'))),
-      h('iframe', { id: 'help-rules', class: 'help-rules', src: `/rules?lang=${lang}`, title: t('rules_title') }),
+      rulesBox(lang),
       h('div', { class: 'help-actions' },
         h('button', {
           type: 'button', class: 'btn', id: 'help-hints', disabled: !coach,
@@ -45,6 +45,25 @@ export function openHelp() {
   document.getElementById('app').append(sheet);
   $('help-close').focus({ preventScroll: true });
   overlayChanged();
+}
+
+// The host's /rules page, its article in this language, drawn inside the sheet (the host forbids framing its
+// pages): a shadow root keeps the rules' styles and the phone's apart.
+function rulesBox(lang) {
+  const box = h('div', { id: 'help-rules', class: 'help-rules', role: 'document', 'aria-label': t('rules_title') });
+  const root = box.attachShadow({ mode: 'open' });
+  root.append(h('link', { rel: 'stylesheet', href: '/rules.css' }));
+  fetch(`/rules?lang=${lang}`, { cache: 'no-store' }).then((res) => (res.ok ? res.text() : Promise.reject(res.status)))
+    .then((html) => {
+      // Its inline handlers (the page's own language links) are left out before parsing: no inline script here.
+      const doc = new DOMParser().parseFromString(html.replace(/\son[a-z]+="[^"]*"/g, ''), 'text/html');
+      const article = doc.querySelector(`article[lang="${lang}"]`) || doc.querySelector('article');
+      if (!article) return;
+      for (const el of article.querySelectorAll('script, .lang-switch')) el.remove();
+      root.append(h('div', { class: 'rules-in-sheet' }, document.importNode(article, true)));
+    })
+    .catch(() => root.append(h('p', { text: t('rules_title') })));
+  return box;
 }
 
 export function closeHelp() {

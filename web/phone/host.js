@@ -9,7 +9,7 @@ import { send } from './net.js';
 import { openModal } from './modal.js';
 import { styles } from './later.js';
 
-styles('host'); // its own stylesheet, loaded with the module
+await styles('host'); // its own stylesheet, applied before it draws
 
 // The remote's own words (only a VIP phone loads them).
 const WORDS = {

@@ -18,12 +18,20 @@ export function prefetch(name) {
   later(name).catch(() => { /* retried when needed */ });
 }
 
-/** The stylesheet phone/<name>.css, added to the page once (for a module loaded with later()). */
+/** The stylesheet phone/<name>.css, added to the page once (for a module loaded with later()); resolves when it
+ *  applies, so a module can wait for its looks before it draws. A failure (the host restarting) rejects, and the
+ *  module's import with it: the next later() fetches both again. */
 export function styles(name) {
-  if (document.querySelector(`link[data-styles="${name}"]`)) return;
+  const old = document.querySelector(`link[data-styles="${name}"]`);
+  if (old) return old._ready;
   const link = document.createElement('link');
   link.rel = 'stylesheet';
   link.href = new URL(`./${name}.css`, import.meta.url).href;
   link.dataset.styles = name;
+  link._ready = new Promise((done, fail) => {
+    link.onload = done;
+    link.onerror = () => { link.remove(); fail(new Error(`${name}.css`)); };
+  });
   document.head.append(link);
+  return link._ready;
 }

@@ -11,7 +11,7 @@ import { language as currentLanguage } from '../shared/i18n.js';
 
 await loadLaterWords(currentLanguage()); // its words come with it
 
-styles('reveal'); // its own stylesheet, loaded with the module
+await styles('reveal'); // its own stylesheet, applied before it draws
 
 function plural(n) {
   const many = n > 1;

@@ -6,7 +6,7 @@ import { openModal } from './modal.js';
 import { styles } from './later.js';
 import { language as currentLanguage } from '../shared/i18n.js';
 
-styles('seatlink'); // its own stylesheet, loaded with the module
+await styles('seatlink'); // its own stylesheet, applied before it draws
 await loadLaterWords(currentLanguage()); // its words come with it
 
 export function showSeatLink(msg) {

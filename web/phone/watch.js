@@ -11,7 +11,7 @@ import { language as currentLanguage } from '../shared/i18n.js';
 
 await loadLaterWords(currentLanguage()); // its words come with it
 
-styles('watch'); // its own stylesheet, loaded with the module
+await styles('watch'); // its own stylesheet, applied before it draws
 
 export function renderWatch() {
   const field = $('watch-name');

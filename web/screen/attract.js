@@ -31,7 +31,7 @@ const TEXT = {
     intro: 'Teams of two, partners opposite: Ana and Chloé are Blue ●, Bruno and Dev are Orange ▲.',
     swap: 'No turns: everybody swaps a card with the centre at once. Ana collects kings…',
     carre: 'Four kings: a carré! But Ana must not say it: her partner has to.',
-    channel: 'Ana takes her channel and picks 🦊, Blue’s secret sign. It flashes at her seat every 5 s by default.',
+    channel: 'Ana takes her channel and picks 🦊, Blue’s secret sign. It flashes every 5 s by default.',
     everybody: 'Everybody sees 🦊. Only Chloé knows that 🦊 means “I have a carré”.',
     quatro: 'Chloé holds Quatro! Quatro looks at her partner’s hand, never her own.',
     reveal_quatro: 'One call ends the round. Hands up: Ana has the carré. Blue ● scores 1.',
@@ -39,9 +39,9 @@ const TEXT = {
     crack: 'Bruno flashes 🐙 right after his last swap. Ana thinks she has cracked Orange’s sign…',
     contre: 'Ana calls Contre! on Orange ▲: she says one of them holds a carré.',
     reveal_contre: 'Right: Bruno has four queens, so Blue ● scores 1.',
-    round3: 'Decoys are allowed: you may flash any emoji. Bruno has no carré, yet he flashes 🎸…',
+    round3: 'Decoys are allowed. Bruno has no carré, yet he flashes 🎸…',
     bait: 'Ana falls for it and calls Contre! on Orange ▲.',
-    reveal_decoy: 'No carré in Orange: a wrong Contre gives the accused team the point. Orange ▲ scores 1.',
+    reveal_decoy: 'No carré in Orange: a wrong Contre gives the point to the accused team, Orange ▲.',
     outro: 'First team to 5 points wins. Scan the code with your phone to play!',
   },
   fr: {
@@ -49,20 +49,20 @@ const TEXT = {
     skip: 'Passer',
     skip_label: 'Passer la démonstration',
     phone_of: ({ name }) => `Le téléphone ${/^[AEIOUYÉÈaeiouyéè]/.test(name) ? 'd’' : 'de '}${name}`,
-    intro: 'Équipes de deux, partenaires face à face : Ana et Chloé sont les Bleus ●, Bruno et Dev les Orange ▲.',
-    swap: 'Pas de tour : tout le monde échange une carte avec le centre en même temps. Ana collectionne les rois…',
+    intro: 'Équipes de deux, face à face : Ana et Chloé sont les Bleus ●, Bruno et Dev les Orange ▲.',
+    swap: 'Pas de tour : tous échangent avec le centre en même temps. Ana collectionne les rois…',
     carre: 'Quatre rois : un carré ! Mais Ana ne doit pas le dire : c’est à son partenaire de l’annoncer.',
-    channel: 'Ana prend la main et choisit 🦊, le signe secret des Bleus. Il clignote à sa place toutes les 5 s par défaut.',
+    channel: 'Ana prend la main et choisit 🦊, le signe secret des Bleus. Il clignote toutes les 5 s par défaut.',
     everybody: 'Tout le monde voit 🦊. Seule Chloé sait que 🦊 veut dire « j’ai un carré ».',
     quatro: 'Chloé maintient Quatro ! Quatro regarde la main de sa partenaire, jamais la sienne.',
-    reveal_quatro: 'Une annonce termine la manche. Mains retournées : Ana a le carré. Les Bleus ● marquent 1 point.',
+    reveal_quatro: 'Une annonce finit la manche. On retourne les mains : Ana a le carré. Bleus ● +1.',
     round2: 'Nouvelle manche, nouveaux signes. Bruno collectionne les dames…',
     crack: 'Bruno fait 🐙 juste après son dernier échange. Ana pense avoir percé le signe des Orange…',
     contre: 'Ana annonce Contre ! contre les Orange ▲ : selon elle, l’un des deux a un carré.',
     reveal_contre: 'Gagné : Bruno a quatre dames, les Bleus ● marquent 1 point.',
-    round3: 'Les leurres sont permis : on peut émettre n’importe quel émoji. Bruno n’a pas de carré, et pourtant il fait 🎸…',
+    round3: 'Les leurres sont permis. Bruno n’a pas de carré, et pourtant il fait 🎸…',
     bait: 'Ana tombe dans le piège et annonce Contre ! contre les Orange ▲.',
-    reveal_decoy: 'Pas de carré chez les Orange : un Contre faux donne le point à l’équipe accusée. Les Orange ▲ marquent 1 point.',
+    reveal_decoy: 'Pas de carré chez les Orange : un Contre faux donne le point aux accusés, les Orange ▲.',
     outro: 'La première équipe à 5 points gagne. Scanne le code avec ton téléphone pour jouer !',
   },
 };
@@ -152,13 +152,23 @@ const SCENES = [
   }],
 ];
 
-// Layout on a 1300×900 design, scaled to the root's size.
-const BASE_W = 1300;
-const BASE_H = 900;
-const CAPTION_H = 128;
-const MINI = { w: 58, h: 82, gap: 6 };
-const BIG = { w: 112, h: 160, gap: 18 };
-const PLATE = { w: 250, h: 92 };
+// Two layouts, each designed at a base size and scaled to the root's size: `full` for a root as large as the
+// TV's table area (a little table of its own, felt included), `compact` for a box between the TV's own seat
+// plates (about 600×440 at 1920×1080: no felt, it lies on the TV's; fewer, larger words).
+const LAYOUTS = {
+  full: {
+    baseW: 1300, baseH: 900, captionH: 128, mini: { w: 58, h: 82, gap: 6 }, big: { w: 112, h: 160, gap: 18 },
+    plate: { w: 250, h: 92 }, plateTop: 64, plateBottom: 54, plateSide: 150, handGap: 12,
+    burst: 220, bubble: { w: 230, h: 70 }, badge: 68, phone: { w: 300, h: 30, gap: 20 },
+  },
+  compact: {
+    baseW: 600, baseH: 440, captionH: 86, mini: { w: 30, h: 42, gap: 4 }, big: { w: 58, h: 82, gap: 8 },
+    plate: { w: 150, h: 46 }, plateTop: 26, plateBottom: 26, plateSide: 80, handGap: 6,
+    burst: 110, bubble: { w: 140, h: 42 }, badge: 40, phone: { w: 190, h: 22, gap: 12 },
+  },
+};
+// Below this root size the compact layout reads better than the full one shrunk.
+const COMPACT_BELOW = { w: 900, h: 650 };
 
 function ensureStyles() {
   const href = new URL('./attract.css', import.meta.url).href;
@@ -206,31 +216,40 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
 
   function scale() {
     const r = root.getBoundingClientRect();
-    return { W: r.width, H: r.height, s: Math.min(r.width / BASE_W, r.height / BASE_H) || 1 };
+    const L = r.width < COMPACT_BELOW.w || r.height < COMPACT_BELOW.h ? LAYOUTS.compact : LAYOUTS.full;
+    return { W: r.width, H: r.height, L, s: Math.min(r.width / L.baseW, r.height / L.baseH) || 1 };
   }
 
   // --- geometry -------------------------------------------------------------------------------------------
   function geometry() {
-    const { W, H, s } = scale();
-    const T = H - CAPTION_H * s; // the table's height, above the caption band
+    const { W, H, L, s } = scale();
+    const T = H - L.captionH * s; // the table's height, above the caption band
+    const P = L.plate;
     const plate = [
-      { x: W / 2, y: T - 54 * s }, { x: 150 * s, y: T / 2 }, { x: W / 2, y: 64 * s }, { x: W - 150 * s, y: T / 2 },
+      { x: W / 2, y: T - L.plateBottom * s }, { x: L.plateSide * s, y: T / 2 },
+      { x: W / 2, y: L.plateTop * s }, { x: W - L.plateSide * s, y: T / 2 },
     ];
-    const handY = [T - 54 * s - (PLATE.h / 2 + 12 + MINI.h / 2) * s, T / 2 + (PLATE.h / 2 + 12 + MINI.h / 2) * s,
-      64 * s + (PLATE.h / 2 + 12 + MINI.h / 2) * s, T / 2 + (PLATE.h / 2 + 12 + MINI.h / 2) * s];
+    const off = (P.h / 2 + L.handGap + L.mini.h / 2) * s; // plate centre to hand centre
+    const handY = [plate[0].y - off, T / 2 + off, plate[2].y + off, T / 2 + off];
     const hand = (seat, slot) => ({
-      x: plate[seat].x + (slot - 1.5) * (MINI.w + MINI.gap) * s, y: handY[seat], w: MINI.w * s, h: MINI.h * s,
+      x: plate[seat].x + (slot - 1.5) * (L.mini.w + L.mini.gap) * s, y: handY[seat], w: L.mini.w * s, h: L.mini.h * s,
     });
-    const place = (i) => ({ x: W / 2 + (i - 1.5) * (BIG.w + BIG.gap) * s, y: T / 2, w: BIG.w * s, h: BIG.h * s });
-    const burst = [
-      { x: W / 2 - 275 * s, y: handY[0] - 10 * s }, { x: 320 * s, y: T / 2 - 150 * s },
-      { x: W / 2 + 275 * s, y: handY[2] + 10 * s }, { x: W - 320 * s, y: T / 2 - 150 * s },
-    ];
+    const place = (i) => ({
+      x: W / 2 + (i - 1.5) * (L.big.w + L.big.gap) * s, y: T / 2, w: L.big.w * s, h: L.big.h * s,
+    });
+    // an emission bursts beside the seat's hand (full) or over it (compact: no room beside)
+    const burst = L === LAYOUTS.full
+      ? [{ x: W / 2 - 275 * s, y: handY[0] - 10 * s }, { x: 320 * s, y: T / 2 - 150 * s },
+        { x: W / 2 + 275 * s, y: handY[2] + 10 * s }, { x: W - 320 * s, y: T / 2 - 150 * s }]
+      : [0, 1, 2, 3].map((seat) => ({ x: plate[seat].x, y: handY[seat] }));
+    const beside = (P.w / 2 + L.bubble.w / 2 + 12) * s;
+    const above = (P.h / 2 + L.bubble.h / 2 + 8) * s;
     const bubble = [
-      { x: W / 2 + 250 * s, y: T - 54 * s }, { x: 150 * s, y: T / 2 - 92 * s },
-      { x: W / 2 + 250 * s, y: 64 * s }, { x: W - 150 * s, y: T / 2 - 92 * s },
+      { x: W / 2 + beside, y: plate[0].y }, { x: plate[1].x, y: T / 2 - above },
+      // compact: beside the top hand, not the top plate, which shares its height with Skip
+      { x: W / 2 + beside, y: L === LAYOUTS.full ? plate[2].y : handY[2] }, { x: plate[3].x, y: T / 2 - above },
     ];
-    return { W, H, T, s, plate, hand, place, burst, bubble };
+    return { W, H, T, s, L, plate, hand, place, burst, bubble };
   }
 
   function put(node, x, y, w, h) {
@@ -269,6 +288,11 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
     box.append(felt, seats, cards, fx, top, skip, band);
     root.append(box);
     parts = { felt, seats, cards, fx, title, scores, skip, caption, dots, plates: [], cardEls: new Map() };
+    // a late font (the emoji's) re-wraps the sentence: fit it again whenever its box changes
+    if (typeof ResizeObserver === 'function') {
+      parts.captionWatch = new ResizeObserver(() => fitCaption());
+      parts.captionWatch.observe(caption);
+    }
     for (let seat = 0; seat < 4; seat++) {
       const p = el('div', `att-plate team-${TEAM_OF[seat]}`);
       p.dataset.seat = String(seat);
@@ -319,6 +343,7 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
       box.querySelectorAll('.att-bubble').forEach((b) => { b.textContent = callText(b.dataset.call, Number(b.dataset.team)); });
     }
     if (captionKey) parts.caption.textContent = tr(captionKey);
+    fitCaption();
   }
 
   function callText(kind, team) {
@@ -329,9 +354,13 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
   function layout(animate = false) {
     if (!box || !model) return;
     const g = geometry();
+    const { L } = g;
+    const resized = box.style.getPropertyValue('--s') !== String(g.s);
     box.style.setProperty('--s', String(g.s));
+    box.classList.toggle('compact', L === LAYOUTS.compact);
+    if (resized) fitCaption();
     put(parts.felt, g.W / 2, g.T / 2, g.W - 40 * g.s, g.T - 16 * g.s);
-    parts.plates.forEach(({ p }, seat) => put(p, g.plate[seat].x, g.plate[seat].y, PLATE.w * g.s, PLATE.h * g.s));
+    parts.plates.forEach(({ p }, seat) => put(p, g.plate[seat].x, g.plate[seat].y, L.plate.w * g.s, L.plate.h * g.s));
     const moves = [];
     model.hands.forEach((hand, seat) => hand.forEach((card, slot) => moves.push([card, g.hand(seat, slot), seat])));
     model.centre.forEach((card, i) => moves.push([card, g.place(i), null]));
@@ -356,27 +385,45 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
     if (model.focus != null) {
       const r = g.hand(model.focus, 1.5);
       const below = model.focus === 0 ? -1 : 1;
-      put(parts.phone, r.x, r.y + below * (r.h / 2 + 20 * g.s), 300 * g.s, 30 * g.s);
+      const w = L.phone.w * g.s;
+      const x = Math.min(Math.max(r.x, w / 2 + 2), g.W - w / 2 - 2); // a side seat's tag stays in the box
+      put(parts.phone, x, r.y + below * (r.h / 2 + L.phone.gap * g.s), w, L.phone.h * g.s);
       parts.phone.hidden = false;
     } else {
       parts.phone.hidden = true;
     }
     box.querySelectorAll('.att-burst').forEach((b) => {
       const at = g.burst[Number(b.dataset.seat)];
-      put(b, at.x, at.y, 220 * g.s, 220 * g.s);
+      put(b, at.x, at.y, L.burst * g.s, L.burst * g.s);
     });
     box.querySelectorAll('.att-bubble').forEach((b) => {
       const at = g.bubble[Number(b.dataset.seat)];
-      put(b, at.x, at.y, 230 * g.s, 70 * g.s);
+      put(b, at.x, at.y, L.bubble.w * g.s, L.bubble.h * g.s);
     });
     box.querySelectorAll('.att-sign').forEach((b) => {
       const seat = Number(b.dataset.seat);
       // on a corner of the plate toward the middle of the table, never off its edge
       const side = seat === 3 ? -1 : 1;
       const up = seat === 2 ? 1 : -1;
-      put(b, g.plate[seat].x + side * (PLATE.w / 2 - 6) * g.s, g.plate[seat].y + up * (PLATE.h / 2 - 4) * g.s,
-        68 * g.s, 68 * g.s);
+      put(b, g.plate[seat].x + side * (L.plate.w / 2 - 6) * g.s, g.plate[seat].y + up * (L.plate.h / 2 - 4) * g.s,
+        L.badge * g.s, L.badge * g.s);
     });
+  }
+
+  // Two lines at most: a sentence longer than the band (a narrow box, a long French line) takes smaller type
+  // rather than spilling out of it.
+  function fitCaption() {
+    const c = parts.caption;
+    if (!c || !box) return;
+    c.style.fontSize = '';
+    const band = c.parentElement;
+    const room = band.clientHeight - parts.dots.offsetHeight - 12;
+    let size = parseFloat(getComputedStyle(c).fontSize);
+    const least = size * 0.7;
+    while (c.offsetHeight > room && size > least) {
+      size -= 1;
+      c.style.fontSize = `${size}px`;
+    }
   }
 
   function fade(node, from, to, ms = 450) {
@@ -414,6 +461,7 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
       captionKey = key;
       parts.caption.textContent = tr(key);
       parts.caption.dataset.key = key;
+      fitCaption();
       fade(parts.caption, 0, 1, 400);
     },
     partners(on) {
@@ -549,6 +597,7 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
       timers = new Set();
       if (resizer) resizer.disconnect();
       resizer = null;
+      if (parts.captionWatch) parts.captionWatch.disconnect();
       if (box) {
         box.getAnimations({ subtree: true }).forEach((a) => a.cancel());
         box.remove();

@@ -1,4 +1,4 @@
-"""The wire protocol: every message, both directions, in one module (see ``docs/protocol.md``).
+"""Client → server: every message a phone or a screen sends, parsed and checked into typed messages.
 
 Client messages are JSON objects with a string ``"type"`` and an optional ``"id"``
 (any short string or integer, echoed in the reply so a client can match it).
@@ -24,12 +24,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
-from .engine import commands as c
-from .engine import rules
-from .engine.refusals import Reason, Refusal
+from ..engine import commands as c
+from ..engine import rules
+from .codes import ErrorCode, ProtocolError
 
 #: Larger client messages are refused unread.
 MAX_MESSAGE_BYTES = 4096
@@ -41,46 +40,6 @@ LANGUAGES = ("en", "fr")
 #: House rules the host may choose between games (the engine's own ranges): points to win, every duration × factor.
 WINNING_SCORES = (min(rules.WINNING_SCORES), max(rules.WINNING_SCORES))
 TIMER_FACTORS = rules.TIMER_FACTORS
-
-
-class ErrorCode(str, Enum):
-    """Every code of an ``error`` frame that is not an engine :class:`~quatro_party.engine.refusals.Reason`.
-
-    A server error whose cause the engine names (``no_such_seat``, ``wrong_phase``, ``seat_empty``) carries
-    the engine's ``Reason``: no code is in both enums. The value is the stable code sent to clients.
-    """
-
-    BAD_JSON = "bad_json"
-    BAD_MESSAGE = "bad_message"
-    BAD_FIELD = "bad_field"
-    UNKNOWN_TYPE = "unknown_type"
-    TOO_LARGE = "too_large"
-    FLOOD = "flood"
-    NOT_SEATED = "not_seated"
-    ALREADY_SEATED = "already_seated"
-    SEAT_TAKEN = "seat_taken"
-    BAD_TOKEN = "bad_token"
-    SEAT_MOVED = "seat_moved"
-    SEAT_FREED = "seat_freed"
-    NOT_HOST = "not_host"
-    BAD_HOST_SECRET = "bad_host_secret"
-    NOT_A_BOT = "not_a_bot"
-    NOT_HELD = "not_held"
-    TABLE_LOCKED = "table_locked"
-    KICKED = "kicked"
-    REPLACED_BY_BOT = "replaced_by_bot"
-    BAD_VIP = "bad_vip"
-    INTERNAL = "internal"
-
-
-class ProtocolError(Exception):
-    """A message that cannot be understood. ``code`` is stable; ``message`` is English."""
-
-    def __init__(self, code: ErrorCode | str, message: str, ref: Any = None) -> None:
-        super().__init__(message)
-        self.code = ErrorCode(code)
-        self.message = message
-        self.ref = ref
 
 
 # --- phone → server ----------------------------------------------------------------
@@ -414,153 +373,3 @@ def action_message(kind: str, **fields: Any) -> dict[str, Any]:
     if kind not in _PHONE_ACTIONS:
         raise ValueError(f"unknown action {kind!r}")
     return {"type": kind, **fields}
-
-
-# --- server → client ---------------------------------------------------------------
-
-
-def json_text(msg: dict[str, Any]) -> str:
-    """A server message as the text frame that goes on the wire (UTF-8 JSON, emoji unescaped)."""
-    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
-
-
-def state_message(view: dict[str, Any], events: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    """The ``state`` frame as a dict: what :class:`State` encodes, for a reader (bots, tests) holding a view."""
-    return {"type": "state", "view": view, "events": events, **extra}
-
-
-def seat_view_text(table_view_text: str, you: dict[str, Any] | None) -> str:
-    """A seat's view as JSON text: the table view's text (shared by every socket) with ``"you"`` spliced in.
-
-    ``seat_view`` is ``table_view`` plus ``"you"`` added last, so this is byte for byte
-    ``json_text(seat_view(...))``, while the table part is encoded once per change, not once per phone.
-    A spectator's view is the table view with ``"you": null`` (``you=None``).
-    """
-    return table_view_text[:-1] + ',"you":' + ("null" if you is None else json_text(you)) + "}"
-
-
-@dataclass(frozen=True)
-class State:
-    """A full, fresh view for one recipient, with the public events since the last one.
-
-    Its parts come already encoded (``view``, ``events``, ``table`` are JSON texts): a change sends the
-    same parts to many sockets, and each distinct part is encoded once (see :func:`seat_view_text`).
-    """
-
-    view: str
-    events: str
-    table: str
-
-    def text(self) -> str:
-        """The frame: ``{"type":"state","view":…,"events":…,"table":…}``."""
-        return '{"type":"state","view":' + self.view + ',"events":' + self.events + ',"table":' + self.table + "}"
-
-
-@dataclass(frozen=True)
-class Joined:
-    """A phone took (``join``) or resumed (``hello``) ``seat``; ``name`` is the seat's name as granted."""
-
-    id: Any
-    seat: int
-    token: str
-    name: str
-
-    def text(self) -> str:
-        """The frame as JSON text."""
-        return json_text({"type": "joined", "id": self.id, "seat": self.seat, "token": self.token, "name": self.name})
-
-
-@dataclass(frozen=True)
-class SeatLink:
-    """A one-time link that moves ``seat`` to another device; only the seat's own phones get it."""
-
-    seat: int
-    token: str
-    url: str
-    expires_in: float
-
-    def text(self) -> str:
-        """The frame as JSON text."""
-        return json_text(
-            {
-                "type": "seat_link",
-                "seat": self.seat,
-                "token": self.token,
-                "url": self.url,
-                "expires_in": self.expires_in,
-            }
-        )
-
-
-@dataclass(frozen=True)
-class VipLink:
-    """The link that makes a phone the host's remote; only the host screen that asked gets it."""
-
-    id: Any
-    url: str
-
-    def text(self) -> str:
-        """The frame as JSON text."""
-        return json_text({"type": "vip_link", "id": self.id, "url": self.url})
-
-
-@dataclass(frozen=True)
-class Ok:
-    """The message was accepted; the ``state`` showing its effect follows."""
-
-    id: Any = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The frame as a dict (what a bot without a socket reads)."""
-        return {"type": "ok", "id": self.id}
-
-    def text(self) -> str:
-        """The frame as JSON text."""
-        return json_text(self.to_json())
-
-
-@dataclass(frozen=True)
-class Refused:
-    """The engine refused a command; only its sender gets this, and nothing changed."""
-
-    refusal: Refusal
-    id: Any = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The frame as a dict (what a bot without a socket reads)."""
-        return {"type": "refused", "id": self.id, **self.refusal.to_json()}
-
-    def text(self) -> str:
-        """The frame as JSON text."""
-        return json_text(self.to_json())
-
-
-@dataclass(frozen=True)
-class Error:
-    """The server could not accept a message; nothing changed. ``code`` is stable, ``message`` English.
-
-    Where the engine has a word for the problem (a seat that does not exist, the wrong phase) the code is
-    the engine's :class:`~quatro_party.engine.refusals.Reason`, so no code means two things.
-    """
-
-    code: ErrorCode | Reason
-    message: str
-    id: Any = None
-
-    def text(self) -> str:
-        """The frame as JSON text."""
-        return json_text({"type": "error", "id": self.id, "code": self.code.value, "message": self.message})
-
-
-#: Every message the server sends.
-ServerMessage = State | Joined | SeatLink | VipLink | Ok | Refused | Error
-
-
-def ack_message(ref: Any = None) -> dict[str, Any]:
-    """:class:`Ok` as a dict, for a client fed without a socket (the simulator's bots)."""
-    return Ok(ref).to_json()
-
-
-def refused_message(refusal: Refusal, ref: Any = None) -> dict[str, Any]:
-    """:class:`Refused` as a dict, for a client fed without a socket (the simulator's bots)."""
-    return Refused(refusal, ref).to_json()
