@@ -398,11 +398,6 @@ def test_r34_game_over_shows_the_recap_and_the_awards_on_the_tv_and_the_phone(
         context.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="web/screen.css .recap-how (overflow: hidden; text-overflow: ellipsis; white-space: nowrap) cuts "
-    "“Bruno’s wrong Contre! on Blue ●” to “Bruno’s wrong Co…” in the TV's game-over recap, with room to spare",
-)
 def test_the_tvs_recap_says_each_round_in_full(live_server_factory, chromium, tv_context):
     server = live_server_factory(seats=4, public_host=PUBLIC, bot_factory=StubBot)
     ana, tv, context = play_to_game_over(server, chromium, tv_context, 4)
@@ -521,11 +516,6 @@ def test_the_practice_rounds_reveal_says_in_words_that_nobody_scores(live_server
         context.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="web/screen/strings.js res_contre / res_quatro end with “— ${scorers} +1”: in a practice round (no "
-    "scorer, no point) the TV says “Bruno called Contre! on team Blue ●: no carré — +1”",
-)
 @pytest.mark.live_server(seats=4, public_host=PUBLIC, bot_factory=StubBot)
 def test_the_practice_rounds_reveal_on_the_tv_gives_no_point(live_server, tv_context):
     bruno = live_server.phone()
