@@ -23,7 +23,9 @@ export function durationWords(seconds) {
 // One sentence telling the room what happened and who scored (R22, R24, R32).
 export function resultSentence(r) {
   const and = t('and');
-  const scorers = joinList((r.scorers || []).map((team) => t('team', { team: teamAfter(team) })), and);
+  const teams = joinList((r.scorers || []).map((team) => t('team', { team: teamAfter(team) })), and);
+  // A practice round scores nothing: say so rather than "+1" for nobody.
+  const scorers = r.practice || !teams ? t('practice_no_point') : t('scored', { teams });
   if (r.end === 'void') return t('res_void', { length: durationWords(timing().round_length || 0) });
   if (r.end === 'quatro') {
     const rank = fourOf(r.hands[r.target]);
