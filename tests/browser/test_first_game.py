@@ -532,12 +532,6 @@ def test_the_practice_rounds_reveal_on_the_tv_gives_no_point(live_server, tv_con
     assert "Contre!" in said and "+1" not in said, said
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="at 4 seats (1920×1080) the TV's game-over card (web/screen/reveal.js #over, with the last round's "
-    "sentence above the final scores) covers the top and bottom seat plates and their hands: the screen's own "
-    "layout self-check reports 'overlap game over/plates'",
-)
 def test_the_tvs_game_over_card_leaves_the_plates_clear(live_server_factory, chromium, tv_context):
     from .screen_helpers import self_check
 
