@@ -477,12 +477,6 @@ def test_the_calls_are_written_one_way_per_language_on_the_tv_and_the_phone(live
         context.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the lobby's attract loop (web/screen/attract.js, #attract) draws its own seat plates over the real "
-    "seats' plates (web/screen/seats.js .seat): at 4 seats the demo's left and right plates cover the "
-    "“Free seat” plates and their + Bot buttons",
-)
 @pytest.mark.live_server(seats=4, public_host=PUBLIC, bot_factory=StubBot)
 def test_the_attract_loop_leaves_the_real_seat_plates_clear(live_server, tv_context):
     tv = open_tv(tv_context, live_server)

@@ -2,7 +2,7 @@
 // moving, so that the room learns the game by watching rather than reading.
 //
 //   import { createAttract } from './screen/attract.js';
-//   const loop = createAttract(root, { lang: 'en', reducedMotion, onEnd });
+//   const loop = createAttract(root, { lang: 'en', reducedMotion, onEnd, timing });
 //   loop.start();          // from the first scene (start('contre') starts at a named scene; see SCENES)
 //   loop.setLang('fr');    // captions and labels switch at once; the scene goes on
 //   loop.stop();           // stops every timer and animation and empties `root`
@@ -12,7 +12,7 @@
 // `prefers-reduced-motion` media query: then nothing moves, scales or turns: every change is a fade (no CSS
 // transform anywhere). `onEnd()` is called when the viewer presses the visible "Skip" button (after stop()); the
 // loop itself never ends: after the last scene it starts again. `speed` (default 1) runs the whole loop faster
-// (tests, previews). The module needs no server: it is a scripted round, not a game; its stylesheet
+// (tests, previews). `timing` is the view's timing: its `emission_period` is the one the captions say. The module needs no server: it is a scripted round, not a game; its stylesheet
 // (attract.css, beside it) is linked into the document on first use.
 //
 // The story (about 80 s): partners sit opposite; everybody swaps with the centre; Ana builds a carré; she takes
@@ -31,7 +31,7 @@ const TEXT = {
     intro: 'Teams of two, partners opposite: Ana and Chloé are Blue ●, Bruno and Dev are Orange ▲.',
     swap: 'No turns: everybody swaps a card with the centre at once. Ana collects kings…',
     carre: 'Four kings: a carré! But Ana must not say it: her partner has to.',
-    channel: 'Ana takes her channel and picks 🦊, Blue’s secret sign. It flashes every 5 s by default.',
+    channel: ({ period }) => `Ana takes her channel and picks 🦊, Blue’s secret sign. It flashes every ${period} s.`,
     everybody: 'Everybody sees 🦊. Only Chloé knows that 🦊 means “I have a carré”.',
     quatro: 'Chloé holds Quatro! Quatro looks at her partner’s hand, never her own.',
     reveal_quatro: 'One call ends the round. Hands up: Ana has the carré. Blue ● scores 1.',
@@ -52,7 +52,7 @@ const TEXT = {
     intro: 'Équipes de deux, face à face : Ana et Chloé sont les Bleus ●, Bruno et Dev les Orange ▲.',
     swap: 'Pas de tour : tous échangent avec le centre en même temps. Ana collectionne les rois…',
     carre: 'Quatre rois : un carré ! Mais Ana ne doit pas le dire : c’est à son partenaire de l’annoncer.',
-    channel: 'Ana prend la main et choisit 🦊, le signe secret des Bleus. Il clignote toutes les 5 s par défaut.',
+    channel: ({ period }) => `Ana prend la main et choisit 🦊, le signe secret des Bleus. Il clignote toutes les ${period} s.`,
     everybody: 'Tout le monde voit 🦊. Seule Chloé sait que 🦊 veut dire « j’ai un carré ».',
     quatro: 'Chloé maintient Quatro ! Quatro regarde la main de sa partenaire, jamais la sienne.',
     reveal_quatro: 'Une annonce finit la manche. On retourne les mains : Ana a le carré. Bleus ● +1.',
@@ -189,7 +189,9 @@ function el(tag, cls, text) {
 function rankOf(card) { return card.slice(0, -1); }
 function suitOf(card) { return card.slice(-1); }
 
-export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed = 1 } = {}) {
+export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed = 1, timing = {} } = {}) {
+  // The table's own emission period (the view's timing) when the caller has one, else the rules' default.
+  const period = Math.round((timing && timing.emission_period) || 5);
   const reduced = reducedMotion ?? (typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches);
   let current = lang === 'fr' ? 'fr' : 'en';
   let running = false;
@@ -203,7 +205,7 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
 
   const tr = (key, vars = {}) => {
     const s = (TEXT[current] || TEXT.en)[key];
-    return typeof s === 'function' ? s(vars) : s;
+    return typeof s === 'function' ? s({ period, ...vars }) : s;
   };
 
   function after(ms, fn) {

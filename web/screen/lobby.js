@@ -2,7 +2,8 @@
 // table the attract loop (the teaching module's scripted round, when it is there; else a short "how to play"),
 // and a link to the rules. The same loop can be replayed over the table at any pause.
 import { $, el, setText } from './dom.js';
-import { store, isHost } from './state.js';
+import { store, isHost, timing } from './state.js';
+import { stageScale } from './layout.js';
 import { t } from './strings.js';
 
 export function renderJoin() {
@@ -39,6 +40,7 @@ let loading = null;
 let loop = null; // {loop, mode: 'lobby' | 'replay'}
 let skipped = false; // the lobby's loop was skipped: the how-to stands in until the next lobby
 let onChange = () => {};
+let settle = 0;
 
 export function loadAttract(onReady) {
   onChange = onReady;
@@ -59,20 +61,36 @@ export function lobbyMiddle(lang) {
 }
 
 // The loop sizes itself from its box as the window sees it, so its box lives outside the scaled stage (#root),
-// placed over the table: inside the ring of seats in the lobby, over the whole table for a replay.
-const REGION = {
-  lobby: { 4: [0.17, 0.19, 0.17, 0.19], 6: [0.25, 0.2, 0.25, 0.2], 8: [0.3, 0.25, 0.3, 0.28] },
-  replay: [0.02, 0.02, 0.02, 0.02],
-};
+// placed over the table: in the lobby, the table's middle that no seat plate nor lobby control covers (the
+// box shrinks away from each plate it meets, on the side that costs it least); over the whole table for a replay.
+const CLEAR = '.seat, #start-slot > *, #corner > *, #host-bar > *';
 export function placeAttract() {
   const root = $('#attract');
   if (!loop) return;
-  const r = $('#table').getBoundingClientRect();
-  const [l, tp, rt, b] = loop.mode === 'replay' ? REGION.replay : REGION.lobby[store.view.seat_count] || REGION.lobby[8];
-  root.style.left = `${r.left + r.width * l}px`;
-  root.style.top = `${r.top + r.height * tp}px`;
-  root.style.width = `${r.width * (1 - l - rt)}px`;
-  root.style.height = `${r.height * (1 - tp - b)}px`;
+  const t = $('#table').getBoundingClientRect();
+  const m = Math.min(t.width, t.height) * 0.02;
+  const box = { left: t.left + m, top: t.top + m, right: t.right - m, bottom: t.bottom - m };
+  if (loop.mode !== 'replay') {
+    const gap = 10 * stageScale();
+    for (const e of document.querySelectorAll(CLEAR)) {
+      const r = e.getBoundingClientRect();
+      if (!r.width || !r.height || e.closest('#attract')) continue;
+      const o = { left: r.left - gap, top: r.top - gap, right: r.right + gap, bottom: r.bottom + gap };
+      if (o.left >= box.right || o.right <= box.left || o.top >= box.bottom || o.bottom <= box.top) continue;
+      const w = box.right - box.left;
+      const h = box.bottom - box.top;
+      // the area kept by each way out: above, below, left or right of the plate
+      const ways = [
+        ['top', (box.bottom - o.bottom) * w, o.bottom], ['bottom', (o.top - box.top) * w, o.top],
+        ['left', (box.right - o.right) * h, o.right], ['right', (o.left - box.left) * h, o.left],
+      ].sort((a, b) => b[1] - a[1]);
+      box[ways[0][0]] = ways[0][2];
+    }
+  }
+  root.style.left = `${box.left}px`;
+  root.style.top = `${box.top}px`;
+  root.style.width = `${Math.max(0, box.right - box.left)}px`;
+  root.style.height = `${Math.max(0, box.bottom - box.top)}px`;
 }
 
 function start(mode) {
@@ -88,7 +106,7 @@ function start(mode) {
     stopAttract();
     if (mode === 'lobby') { skipped = true; onChange(); }
   };
-  const l = createAttract(inner, { lang: document.documentElement.lang === 'fr' ? 'fr' : 'en', onEnd });
+  const l = createAttract(inner, { lang: document.documentElement.lang === 'fr' ? 'fr' : 'en', onEnd, timing: timing() });
   loop.loop = l;
   l.start();
 }
@@ -109,6 +127,8 @@ export function renderAttract(phaseChanged) {
   if (lobby && !skipped && (!loop || loop.mode !== 'lobby')) start('lobby');
   else if (!lobby && loop && (loop.mode === 'lobby' || phaseChanged)) stopAttract();
   placeAttract();
+  clearTimeout(settle);
+  settle = setTimeout(placeAttract, 700); // once the plates have finished moving to their places
 }
 
 export function replayAttract() {
