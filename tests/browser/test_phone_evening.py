@@ -129,6 +129,30 @@ def test_the_vip_remote_pauses_every_phone_and_keeps_its_seat_kicked_players_are
         expect(chloe.locator("#kicked")).to_contain_text("The host gave your seat to a bot")
         assert live_server.summary()["view"]["seats"][2]["kind"] == "bot"
         expect(ana.locator("#screen-sign")).to_be_visible()  # the remote is still a player in its seat
+        # Every host button is whole on a small phone: the bar wraps into rows, it never scrolls sideways.
+        for width, height in ((360, 640), (390, 844)):
+            ana.set_viewport_size({"width": width, "height": height})
+            buttons = ana.locator("#host-bar .btn")
+            assert buttons.count() >= 4
+            for i in range(buttons.count()):
+                box = buttons.nth(i).bounding_box()
+                assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (width, i, box)
+                assert box["height"] >= 40
+            assert ana.evaluate(
+                "(() => { const b = document.getElementById('host-bar'); return b.scrollWidth <= b.clientWidth; })()"
+            )
+            shot(ana, screenshot_dir, f"evening-vip-bar-{width}x{height}")
+        # Ending the game asks first (it sits next to Pause): Cancel keeps the round going.
+        ana.locator('#host-bar [data-host="end_game"]').tap()
+        expect(ana.locator("#modal")).to_be_visible()
+        expect(ana.locator("#modal-text")).to_have_text("End the game now? The scores as they stand are final.")
+        shot(ana, screenshot_dir, "evening-vip-end-confirm")
+        ana.locator('#modal [data-action="cancel"]').tap()
+        expect(ana.locator("#modal")).to_be_hidden()
+        assert live_server.summary()["view"]["phase"] == "sign"
+        ana.locator('#host-bar [data-host="end_game"]').tap()
+        ana.locator('#modal [data-action="end-yes"]').tap()
+        assert dora.wait_state(lambda v: v["phase"] == "over")["phase"] == "over"
         # The host takes the remote back: its controls go at once.
         assert screen.host("revoke_vip")["type"] == "ok"
         expect(ana.locator("#host-bar")).to_be_hidden()
