@@ -183,13 +183,30 @@ def test_the_help_sheet_opens_over_the_table_and_keeps_seat_hand_and_socket(live
     assert errors == []
 
 
+CLEAR_OF_THE_SIGN = """() => {
+  const b = document.querySelector('.coach').getBoundingClientRect();
+  const bad = [];
+  for (const sel of ['#sign-body .emoji-grid', '#btn-lock', '#btn-ready']) {
+    const el = document.querySelector(sel);
+    if (!el) { bad.push(`no ${sel}`); continue; }
+    const r = el.getBoundingClientRect();
+    const x = Math.min(r.right, b.right) - Math.max(r.left, b.left);
+    const y = Math.min(r.bottom, b.bottom) - Math.max(r.top, b.top);
+    if (x > 0 && y > 0) bad.push(`covers ${sel}`);
+    if (sel !== '#sign-body .emoji-grid' && (r.bottom > innerHeight + 0.5 || r.top < 0)) bad.push(`${sel} cut`);
+  }
+  return bad;
+}"""
+
+
 @pytest.mark.live_server(seats=4, public_host="party.test", time_scale=2.0)
 @pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", [(360, 640), (390, 844)], ids=["360x640", "390x844"])
 def test_the_coach_shows_its_hint_by_the_control_and_a_dismissed_hint_stays_dismissed(
-    live_server, chromium, screenshot_dir, lang
+    live_server, chromium, screenshot_dir, lang, size
 ):
     context = chromium.new_context(
-        viewport={"width": 390, "height": 844},
+        viewport={"width": size[0], "height": size[1]},
         device_scale_factor=2,
         is_mobile=True,
         has_touch=True,
@@ -202,7 +219,10 @@ def test_the_coach_shows_its_hint_by_the_control_and_a_dismissed_hint_stays_dism
         expect(bubble.locator(".coach-text")).to_contain_text(
             "tout le monde voit" if lang == "fr" else "everybody sees your flashes"
         )
-        shot(page, screenshot_dir, f"evening-coach-sign-{lang}")
+        page.wait_for_timeout(300)  # the fade-in
+        shot(page, screenshot_dir, f"evening-coach-sign-{lang}-{size[0]}x{size[1]}")
+        # The hint covers neither the emoji grid it is about nor Lock in / Ready, which stay whole on screen.
+        assert page.evaluate(CLEAR_OF_THE_SIGN) == []
         bubble.locator(".coach-ok").tap()
         expect(bubble).to_have_count(0)
         page.reload()
