@@ -56,6 +56,9 @@ def test_a_latecomer_watches_a_round_then_takes_over_a_bots_seat(live_server, ph
     expect(page.locator("#result-sentence")).to_contain_text("Bruno called Contre !")
     expect(page.locator('#offer [data-seat="3"]')).to_be_visible()
     expect(page.locator('#offer [data-seat="3"]')).to_contain_text("bot — take over?")
+    bot_name = live_server.summary()["view"]["seats"][3]["name"]
+    assert bot_name
+    expect(page.locator('#offer [data-seat="3"] .seat-name')).to_contain_text(bot_name)  # who you take over from
     shot(page, screenshot_dir, "evening-offered")
     page.locator('#offer [data-seat="3"]').tap()
     expect(page.locator(".score-row.mine")).to_be_visible()  # seated now: "your team" at the reveal
