@@ -210,7 +210,7 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     hold(page, "#btn-quatro")
     page.locator('#modal [data-action="confirm"]').tap()
     expect(page.locator("#screen-reveal")).to_be_visible()
-    expect(page.locator("#result-sentence")).to_have_text("Zoé called Quatro ! — Chloé had no carré. Orange ▲ scores.")
+    expect(page.locator("#result-sentence")).to_have_text("Zoé called Quatro! — Chloé had no carré. Orange ▲ scores.")
     expect(page.locator(".score-row.team-1 .big-score")).to_have_text("1")
     shot(page, screenshot_dir, "reveal")
 
@@ -230,7 +230,7 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     expect(ranks(page, "#hand")).to_have_text(["A", "K", "J", "10"])
     hold(page, "#btn-quatro")
     expect(page.locator("#screen-over")).to_be_visible()
-    expect(page.locator("#result-sentence")).to_have_text("Zoé called Quatro ! — Chloé had a carré. Blue ● scores.")
+    expect(page.locator("#result-sentence")).to_have_text("Zoé called Quatro! — Chloé had a carré. Blue ● scores.")
     expect(page.locator(".winners.won")).to_have_text("Your team won!")
     expect(page.locator(".score-row.team-0 .big-score")).to_have_text("5")
     shot(page, screenshot_dir, "game-over")
@@ -292,7 +292,7 @@ def test_phone_six_seats_vote_contre_resume_reconnect(live_server, phone_context
     page.locator('#modal [data-action="team-2"]').tap()
     expect(page.locator("#screen-reveal")).to_be_visible()
     expect(page.locator("#result-sentence")).to_have_text(
-        "Ana called Contre ! on Green ■ — they had a carré. Blue ● scores."
+        "Ana called Contre! on Green ■ — they had a carré. Blue ● scores."
     )
     expect(page.locator(".score-row.team-2 .mini-hand.carre")).to_have_count(1)
     shot(page, screenshot_dir, "contre-reveal")
@@ -342,7 +342,7 @@ def test_phone_six_seats_vote_contre_resume_reconnect(live_server, phone_context
         expect(moved.locator("#result-sentence")).to_contain_text("Ana a annoncé Contre !")
         expect(moved.locator("html")).to_have_attribute("lang", "fr")
         moved.locator("#lang").tap()
-        expect(moved.locator("#result-sentence")).to_contain_text("Ana called Contre !")
+        expect(moved.locator("#result-sentence")).to_contain_text("Ana called Contre!")
         moved.locator("#lang").tap()
         shot(moved, screenshot_dir, "fr")
     finally:

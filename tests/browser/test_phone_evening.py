@@ -53,7 +53,7 @@ def test_a_latecomer_watches_a_round_then_takes_over_a_bots_seat(live_server, ph
     assert players[1].act("call_contre", team=0)["type"] == "ok"
     # The reveal with the round's story, then the bot's seat is offered between rounds.
     expect(page.locator("#screen-reveal")).to_be_visible()
-    expect(page.locator("#result-sentence")).to_contain_text("Bruno called Contre !")
+    expect(page.locator("#result-sentence")).to_contain_text("Bruno called Contre!")
     expect(page.locator('#offer [data-seat="3"]')).to_be_visible()
     expect(page.locator('#offer [data-seat="3"]')).to_contain_text("bot — take over?")
     bot_name = live_server.summary()["view"]["seats"][3]["name"]

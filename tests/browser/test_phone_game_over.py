@@ -28,7 +28,7 @@ def test_r34_game_over_says_the_host_starts_the_next_game(live_server, phone_con
     expect(page.locator(".over-title")).to_have_text("Game over")
     expect(page.locator("#over-next")).to_have_text("Waiting for the host to start a new game…")
     expect(page.locator("#recap li")).to_have_count(5)  # how each point was won, one line a round
-    expect(page.locator("#recap li").first).to_contain_text("Chloé’s Quatro ! — Blue ●")
+    expect(page.locator("#recap li").first).to_contain_text("Chloé’s Quatro! — Blue ●")
     assert screen.host("new_game")["type"] == "ok"
     expect(page.locator("#screen-wait")).to_be_visible()
     assert errors == []

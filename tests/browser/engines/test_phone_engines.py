@@ -142,7 +142,7 @@ def test_phone_main_flow_in_every_engine(live_server, engine, screenshot_dir):
     page.tap("#btn-quatro", hold_ms=900)
     page.wait(visible("#screen-reveal"), timeout=10, what="the reveal")
     page.wait(
-        f"{q('#result-sentence')} && {q('#result-sentence')}.textContent.startsWith('Zoé called Quatro !')",
+        f"{q('#result-sentence')} && {q('#result-sentence')}.textContent.startsWith('Zoé called Quatro!')",
         what="the result",
     )
     shot("reveal")
