@@ -192,7 +192,7 @@ def main() -> None:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 pages, cdps = {}, {}
                 for n, s in servers.items():
-                    ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en-US")
+                    ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en-US", bypass_csp=True)
                     ctx.add_init_script(PROBE)
                     page = ctx.new_page()
                     page.goto(s.screen_url(host=True))

@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     # lock again there deadlocks. A second, impatient Ctrl-C hung the host that way.
     stopping: list[int] = []
 
-    def on_signal(signum: int, frame: Any) -> None:
+    def on_signal(signum: int, _frame: Any) -> None:
         stopping.append(signum)
 
     signal.signal(signal.SIGINT, on_signal)

@@ -130,4 +130,6 @@ def test_rules_page_is_served_in_english_and_french(live_server, query: str) -> 
     assert status == 200 and ctype.startswith("text/html")
     assert "Quatro" in page_sections(html, "en") and "partenaire" in page_sections(html, "fr")
     # the page picks the language from the query string itself (one file for both, no server-side copy)
-    assert "URLSearchParams" in html and "lang" in html
+    assert '<script src="/rules.js">' in html
+    status, ctype, script = fetch(f"{live_server.url}/rules.js")
+    assert status == 200 and "URLSearchParams" in script and "lang" in script

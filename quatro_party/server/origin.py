@@ -126,8 +126,6 @@ CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; font-src 'self'; "
     "connect-src 'self' {ws}; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
-#: The rules page has an inline script of its own (its language switch): the same policy with inline scripts.
-CSP_INLINE_SCRIPT = CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
 
 
 def policy_of(join_url: str | None) -> HostPolicy:
@@ -156,6 +154,5 @@ def add_headers(response: Any) -> Any:
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
     if response.mimetype == "text/html":
-        csp = CSP_INLINE_SCRIPT if request.path.startswith("/rules") else CSP
-        response.headers.setdefault("Content-Security-Policy", csp.format(ws=f"ws://{request.host}"))
+        response.headers.setdefault("Content-Security-Policy", CSP.format(ws=f"ws://{request.host}"))
     return response

@@ -462,12 +462,6 @@ def test_a_practice_round_scores_nothing_and_the_game_after_it_starts_at_zero(
         context.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="web/phone/words-en.js writes the calls the French way in English (quatro: 'Quatro !', contre: "
-    "'Contre !', also r23_yes, confirm_*, pick_accused and the reveal's sentences) while the TV and the phone's "
-    "own coach say 'Quatro!' in English",
-)
 @pytest.mark.live_server(seats=4, public_host=PUBLIC, bot_factory=StubBot)
 def test_the_calls_are_written_one_way_per_language_on_the_tv_and_the_phone(live_server, chromium, tv_context):
     context = phone_context(chromium)

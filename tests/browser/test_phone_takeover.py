@@ -30,7 +30,7 @@ def test_r33_offline_seat_is_not_joinable_until_the_host_frees_it(live_server, p
     expect(seat).to_contain_text("offline — the host can free it")
     expect(seat).not_to_contain_text("take over")
     expect(seat).to_be_disabled()
-    expect(page.locator("#join-msg")).to_contain_text("ask the host to tap “Free”")
+    expect(page.locator("#join-msg")).to_contain_text("ask the host to tap “Unseat”")
     page.screenshot(path=str(screenshot_dir / "phone-join-offline-seat.png"))
 
     # Once the host frees it, the seat is offered and the tap takes it over, hand and all.

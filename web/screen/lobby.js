@@ -61,7 +61,7 @@ export function lobbyMiddle(lang) {
 // The loop sizes itself from its box as the window sees it, so its box lives outside the scaled stage (#root),
 // placed over the table: inside the ring of seats in the lobby, over the whole table for a replay.
 const REGION = {
-  lobby: { 4: [0.17, 0.19, 0.17, 0.19], 6: [0.25, 0.2, 0.25, 0.2], 8: [0.27, 0.22, 0.27, 0.24] },
+  lobby: { 4: [0.17, 0.19, 0.17, 0.19], 6: [0.25, 0.2, 0.25, 0.2], 8: [0.3, 0.25, 0.3, 0.28] },
   replay: [0.02, 0.02, 0.02, 0.02],
 };
 export function placeAttract() {
