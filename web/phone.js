@@ -60,7 +60,8 @@ let coach = null; // the teaching engineer's coach (phone/coach.js), loaded afte
 
 // Where each coach hint points: the control it is about, when it is on screen.
 const ANCHORS = {
-  sign: () => $('btn-lock') || document.querySelector('#sign-body .emoji-grid'),
+  // the sign hint sits above the grid it is about, so neither the emojis nor Lock in / Ready hide under it
+  sign: () => document.querySelector('#sign-body .emoji-grid') || $('btn-lock'),
   hand: () => $('hand-zone'), centre: () => $('centre'), channel: () => $('channel-toggle'),
   quatro: () => $('btn-quatro'), contre: () => $('btn-contre'), reshuffle: () => $('btn-reshuffle'),
   vote: () => $('vote-bar'), result: () => $('result-sentence'),

@@ -479,11 +479,6 @@ def test_the_attract_loop_leaves_the_real_seat_plates_clear(live_server, tv_cont
     assert tv.overlaps("#attract .att-plate, #attract .att-card", ".seat") == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="web/phone/reveal.js resultSentence joins result.scorers, empty in a practice round: the phone says "
-    "“Bruno called Contre ! on Blue ● — no carré there. scores.” (no team, no word that nobody scores)",
-)
 @pytest.mark.live_server(seats=4, public_host=PUBLIC, bot_factory=StubBot)
 def test_the_practice_rounds_reveal_says_in_words_that_nobody_scores(live_server, chromium):
     import re
@@ -500,6 +495,7 @@ def test_the_practice_rounds_reveal_says_in_words_that_nobody_scores(live_server
         expect(sentence).to_be_visible()
         said = sentence.inner_text().replace("\xa0", " ")
         assert not re.search(r"[.—]\s*scores\.", said), said
+        assert "Practice: no point." in said, said
     finally:
         context.close()
 

@@ -1,6 +1,6 @@
 """The phone controller in a real headless Chromium, on a non-secure LAN-like origin, against the real server.
 
-Issue 5's acceptance: join through the URL decoded from the QR image, pick a sign, get ready, swap by tapping,
+What a player does on the phone: join through the URL decoded from the QR image, pick a sign, get ready, swap by tapping,
 see the cooldown, lose a race and retry at once, take the channel and emit, call Quatro with and without the
 R23 reminder, call Contre at 6 seats naming a team, run a reshuffle vote, resume the same seat after closing and
 reopening the page. Other seats are raw WebSocket clients speaking the phone protocol; positions are laid out

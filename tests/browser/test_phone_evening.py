@@ -56,6 +56,9 @@ def test_a_latecomer_watches_a_round_then_takes_over_a_bots_seat(live_server, ph
     expect(page.locator("#result-sentence")).to_contain_text("Bruno called Contre!")
     expect(page.locator('#offer [data-seat="3"]')).to_be_visible()
     expect(page.locator('#offer [data-seat="3"]')).to_contain_text("bot — take over?")
+    bot_name = live_server.summary()["view"]["seats"][3]["name"]
+    assert bot_name
+    expect(page.locator('#offer [data-seat="3"] .seat-name')).to_contain_text(bot_name)  # who you take over from
     shot(page, screenshot_dir, "evening-offered")
     page.locator('#offer [data-seat="3"]').tap()
     expect(page.locator(".score-row.mine")).to_be_visible()  # seated now: "your team" at the reveal
@@ -129,6 +132,30 @@ def test_the_vip_remote_pauses_every_phone_and_keeps_its_seat_kicked_players_are
         expect(chloe.locator("#kicked")).to_contain_text("The host gave your seat to a bot")
         assert live_server.summary()["view"]["seats"][2]["kind"] == "bot"
         expect(ana.locator("#screen-sign")).to_be_visible()  # the remote is still a player in its seat
+        # Every host button is whole on a small phone: the bar wraps into rows, it never scrolls sideways.
+        for width, height in ((360, 640), (390, 844)):
+            ana.set_viewport_size({"width": width, "height": height})
+            buttons = ana.locator("#host-bar .btn")
+            assert buttons.count() >= 4
+            for i in range(buttons.count()):
+                box = buttons.nth(i).bounding_box()
+                assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (width, i, box)
+                assert box["height"] >= 40
+            assert ana.evaluate(
+                "(() => { const b = document.getElementById('host-bar'); return b.scrollWidth <= b.clientWidth; })()"
+            )
+            shot(ana, screenshot_dir, f"evening-vip-bar-{width}x{height}")
+        # Ending the game asks first (it sits next to Pause): Cancel keeps the round going.
+        ana.locator('#host-bar [data-host="end_game"]').tap()
+        expect(ana.locator("#modal")).to_be_visible()
+        expect(ana.locator("#modal-text")).to_have_text("End the game now? The scores as they stand are final.")
+        shot(ana, screenshot_dir, "evening-vip-end-confirm")
+        ana.locator('#modal [data-action="cancel"]').tap()
+        expect(ana.locator("#modal")).to_be_hidden()
+        assert live_server.summary()["view"]["phase"] == "sign"
+        ana.locator('#host-bar [data-host="end_game"]').tap()
+        ana.locator('#modal [data-action="end-yes"]').tap()
+        assert dora.wait_state(lambda v: v["phase"] == "over")["phase"] == "over"
         # The host takes the remote back: its controls go at once.
         assert screen.host("revoke_vip")["type"] == "ok"
         expect(ana.locator("#host-bar")).to_be_hidden()
@@ -159,13 +186,30 @@ def test_the_help_sheet_opens_over_the_table_and_keeps_seat_hand_and_socket(live
     assert errors == []
 
 
+CLEAR_OF_THE_SIGN = """() => {
+  const b = document.querySelector('.coach').getBoundingClientRect();
+  const bad = [];
+  for (const sel of ['#sign-body .emoji-grid', '#btn-lock', '#btn-ready']) {
+    const el = document.querySelector(sel);
+    if (!el) { bad.push(`no ${sel}`); continue; }
+    const r = el.getBoundingClientRect();
+    const x = Math.min(r.right, b.right) - Math.max(r.left, b.left);
+    const y = Math.min(r.bottom, b.bottom) - Math.max(r.top, b.top);
+    if (x > 0 && y > 0) bad.push(`covers ${sel}`);
+    if (sel !== '#sign-body .emoji-grid' && (r.bottom > innerHeight + 0.5 || r.top < 0)) bad.push(`${sel} cut`);
+  }
+  return bad;
+}"""
+
+
 @pytest.mark.live_server(seats=4, public_host="party.test", time_scale=2.0)
 @pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", [(360, 640), (390, 844)], ids=["360x640", "390x844"])
 def test_the_coach_shows_its_hint_by_the_control_and_a_dismissed_hint_stays_dismissed(
-    live_server, chromium, screenshot_dir, lang
+    live_server, chromium, screenshot_dir, lang, size
 ):
     context = chromium.new_context(
-        viewport={"width": 390, "height": 844},
+        viewport={"width": size[0], "height": size[1]},
         device_scale_factor=2,
         is_mobile=True,
         has_touch=True,
@@ -178,7 +222,10 @@ def test_the_coach_shows_its_hint_by_the_control_and_a_dismissed_hint_stays_dism
         expect(bubble.locator(".coach-text")).to_contain_text(
             "tout le monde voit" if lang == "fr" else "everybody sees your flashes"
         )
-        shot(page, screenshot_dir, f"evening-coach-sign-{lang}")
+        page.wait_for_timeout(300)  # the fade-in
+        shot(page, screenshot_dir, f"evening-coach-sign-{lang}-{size[0]}x{size[1]}")
+        # The hint covers neither the emoji grid it is about nor Lock in / Ready, which stay whole on screen.
+        assert page.evaluate(CLEAR_OF_THE_SIGN) == []
         bubble.locator(".coach-ok").tap()
         expect(bubble).to_have_count(0)
         page.reload()

@@ -1,4 +1,4 @@
-// Keep the phone's screen on while playing (best effort, see FIELD-NOTES).
+// Keep the phone's screen on while playing (best effort: the Wake Lock API is missing on a plain-http LAN page).
 // 1. The Screen Wake Lock API where it exists (secure origins only: https or localhost).
 // 2. Otherwise (a plain-http LAN page): the "NoSleep" technique — a tiny, muted, looping, inline video that
 //    plays on the page. It is generated on the fly from a canvas (no file, no CDN) and started from a user gesture.

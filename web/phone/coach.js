@@ -97,7 +97,7 @@ const HINTS = [
   { key: 'contre', anchor: 'contre', due: (c) => c.play && c.repeated !== null, still: (c) => c.play },
   { key: 'vote', anchor: 'vote', due: (c) => c.voting, still: (c) => c.voting },
   // below its control when there is room: above it lie the emojis the player is about to pick from
-  { key: 'sign', anchor: 'sign', prefer: 'below', due: (c) => c.phase === 'sign' && !c.ready,
+  { key: 'sign', anchor: 'sign', due: (c) => c.phase === 'sign' && !c.ready,
     still: (c) => c.phase === 'sign' },
   // over the centre, not the hand: the centre is what the hint teaches to look at, and the hand stays free
   { key: 'hand', anchor: 'centre', due: (c) => c.play && c.hand, still: (c) => c.play },

@@ -21,6 +21,8 @@ const WORDS = {
     resume: 'Resume',
     next: 'Next round',
     end: 'End the game now',
+    end_confirm: 'End the game now? The scores as they stand are final.',
+    end_yes: 'Yes, end the game',
     new_game: 'New game',
     lock: 'Lock the table',
     unlock: 'Open the table',
@@ -38,6 +40,8 @@ const WORDS = {
     resume: 'Reprendre',
     next: 'Manche suivante',
     end: 'Finir la partie',
+    end_confirm: 'Terminer la partie maintenant ? Les scores actuels sont définitifs.',
+    end_yes: 'Oui, terminer',
     new_game: 'Nouvelle partie',
     lock: 'Fermer la table',
     unlock: 'Ouvrir la table',
@@ -72,7 +76,9 @@ export function renderHost() {
   if (['sign', 'play', 'pause'].includes(phase)) {
     kids.push(v.paused ? button(w('resume'), 'resume', {}, 'primary') : button(w('pause'), 'pause', {}, 'primary'));
     if (phase === 'pause') kids.push(button(w('next'), 'next_round'));
-    kids.push(button(w('end'), 'end_game'));
+    // Ending is final and sits next to Pause: it asks first, as the TV does.
+    const end = h('button', { type: 'button', class: 'btn', 'data-host': 'end_game', onclick: () => confirmEnd(end) }, w('end'));
+    kids.push(end);
   }
   if (phase === 'over') kids.push(button(w('new_game'), 'new_game', {}, 'primary'));
   const locked = !!(S.table && S.table.locked);
@@ -81,6 +87,16 @@ export function renderHost() {
   kids.push(seatsBtn);
   bar.replaceChildren(...kids);
   bar.hidden = false;
+}
+
+function confirmEnd(anchor) {
+  openModal('host_end', {
+    title: w('end'), text: w('end_confirm'),
+    actions: [
+      { id: 'end-yes', label: w('end_yes'), cls: 'primary', run: () => hostSend('end_game', {}, anchor) },
+      { id: 'cancel', label: t('cancel'), cls: 'ghost' },
+    ],
+  });
 }
 
 // The seats, each with what the host may do to it: a player's seat to a bot (it keeps the hand), or given away.

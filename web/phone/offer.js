@@ -21,6 +21,11 @@ export function offerSeats() {
     h('div', { class: 'pair' }, offered.map((s) => h('button', {
       type: 'button', class: `seat free team-${s.team}`, 'data-seat': s.seat, onclick: () => join(s.seat),
     }, h('span', { class: 'seat-no', text: String(s.seat + 1) }),
-    h('span', { class: 'seat-text' }, h('span', { class: 'seat-name', text: `${teamName(s.team)} ${TEAM_SHAPES[s.team]}` }),
-      h('small', { text: s.kind === 'bot' ? t('take_over_bot') : t('sit_here') }))))));
+    h('span', { class: 'seat-text' }, h('span', { class: 'seat-name', text: seatTitle(s) }),
+      h('small', { text: `${teamName(s.team)} ${TEAM_SHAPES[s.team]} · ${s.kind === 'bot' ? t('take_over_bot') : t('sit_here')}` }))))));
+}
+
+// A bot's seat is offered under the bot's name (the one the table has been seeing); its team goes below.
+function seatTitle(s) {
+  return s.name || `${teamName(s.team)} ${TEAM_SHAPES[s.team]}`;
 }

@@ -18,18 +18,25 @@ function plural(n) {
   return lang() === 'fr' ? (many ? 'nt' : '') : (many ? '' : 's');
 }
 
+const NOBODY = '\u0001'; // where the scoring teams go in a result sentence
+
 export function resultSentence(r) {
   const scorers = r.scorers || [];
   const teams = scorers.map(team).join(lang() === 'fr' ? ' et ' : ' and ');
   const s = plural(scorers.length);
   const caller = r.caller != null ? seatName(r.caller) : '';
+  let said;
   if (r.end === 'quatro') {
-    return t(r.correct ? 'result_quatro_ok' : 'result_quatro_bad', { caller, target: seatName(r.target), teams, s });
+    said = t(r.correct ? 'result_quatro_ok' : 'result_quatro_bad', { caller, target: seatName(r.target), teams: NOBODY, s });
+  } else if (r.end === 'contre') {
+    said = t(r.correct ? 'result_contre_ok' : 'result_contre_bad', { caller, accused: team(r.target), teams: NOBODY, s });
+  } else {
+    return t('result_void');
   }
-  if (r.end === 'contre') {
-    return t(r.correct ? 'result_contre_ok' : 'result_contre_bad', { caller, accused: team(r.target), teams, s });
-  }
-  return t('result_void');
+  // A practice round scores nobody: the sentence's last part (who scores) becomes "practice: no point".
+  const cut = said.indexOf(NOBODY);
+  if (!scorers.length && cut >= 0) return `${said.slice(0, cut).trimEnd()} ${t('result_practice')}`;
+  return said.replace(NOBODY, teams);
 }
 
 /** Every team's label, for painting them in their colour inside a sentence. */

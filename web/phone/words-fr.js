@@ -35,7 +35,7 @@ export default {
   partner_empty: 'personne encore',
   leave_seat: 'Quitter cette place',
   sign_title: 'Choisis le signe de ton équipe',
-  sign_hint: 'Tout le monde voit ce que tu émets ; seul ton partenaire sait que cet émoji veut dire « j’ai un carré ». Le premier de vous deux qui valide le fixe.',
+  sign_hint: 'Tout le monde voit ce que tu émets ; seul ton partenaire sait que cet émoji veut dire « j’ai un carré ». Le premier de vous deux à valider l’impose à l’équipe.',
   sign_fixed: 'Le signe de ton équipe',
   not_locked: 'Pas encore validé : « Valider » (ou « Prêt ») le fixe pour vous deux',
   sign_last_round: 'déjà pris à la manche précédente',

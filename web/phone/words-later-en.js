@@ -6,6 +6,7 @@ export default {
   result_quatro_bad: '{caller} called Quatro! — {target} had no carré. {teams} score{s}.',
   result_contre_ok: '{caller} called Contre! on {accused} — they had a carré. {teams} score{s}.',
   result_contre_bad: '{caller} called Contre! on {accused} — no carré there. {teams} score{s}.',
+  result_practice: 'Practice: no point.',
   result_void: 'Time is up: nobody called. No point this round.',
   next_round_in: 'Next round in',
   your_team: 'your team',

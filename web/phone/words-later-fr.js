@@ -6,6 +6,7 @@ export default {
   result_quatro_bad: '{caller} a annoncé Quatro ! — {target} n’avait pas de carré. {teams} marque{s}.',
   result_contre_ok: '{caller} a annoncé Contre ! contre {accused} — ils avaient un carré. {teams} marque{s}.',
   result_contre_bad: '{caller} a annoncé Contre ! contre {accused} — pas de carré. {teams} marque{s}.',
+  result_practice: 'Entraînement : aucun point.',
   result_void: 'Temps écoulé : personne n’a annoncé. Aucun point.',
   next_round_in: 'Prochaine manche dans',
   your_team: 'ton équipe',

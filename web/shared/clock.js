@@ -2,7 +2,7 @@
 // Every duration comes from the view (seconds remaining when the frame was built, `timing` for the table's rule
 // durations, already scaled by the host); nothing here knows how long a round lasts.
 
-// The clock warns over the round's last sixth (the last 30 s of a 3:00 round, DESIGN.md): a share of the view's
+// The clock warns over the round's last sixth (the last 30 s of a 3:00 round, the game's visual direction): a share of the view's
 // own round length, so a host's --time-scale or relaxed timers move the warning with the round.
 export const WARNING_SHARE = 1 / 6;
 
