@@ -184,7 +184,7 @@ export const t = makeI18n({
     ready_count: ({ n, of }) => `${n} / ${of} prêts`,
     clock_sign: 'Signes', clock_play: 'Manche', clock_pause: 'Prochaine manche',
     random_sign: ({ team, n = 1 }) => `${team} ${n > 1 ? 'ont reçu des signes' : 'a reçu un signe'} au hasard`,
-    redealt: ({ n }) => (n === 1 ? 'Une main avait un brelan : on a redistribué' : `Redistribué ${n}× : des mains avaient un brelan`),
+    redealt: ({ n }) => (n === 1 ? 'Brelan servi : main redistribuée' : `Brelans servis : ${n} redistributions`),
     vote_asks: ({ name }) => `${name} demande un rebattage — votez sur vos téléphones`,
     vote_yes: 'a dit oui', vote_no: 'a dit non', vote_wait: 'n’a pas encore répondu',
     vote_refused_by: ({ name }) => `Rebattage refusé : ${name} a dit non`,
