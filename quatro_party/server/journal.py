@@ -6,7 +6,7 @@ count, the seed actually used, the timing), then one line per engine call, in or
 
 * ``{"t": now, "cmd": "Swap", "f": {...}, "r": refusal code or null, "n": events}`` for ``Game.apply``,
 * ``{"t": now, "tick": true, "n": events}`` for ``Game.tick``,
-* ``{"t": now, "position": "AAAK ... | KQT9"}`` for the ``set_position`` test hook,
+* ``{"t": now, "snapshot": Game.snapshot()}``: the whole game at that point (see compaction below),
 
 and one line per table-level change that is not an engine command: ``{"token": ..., "seat": s}`` (a
 seat token issued), ``{"revoke": s}``, ``{"bot": s, "level": ...}``, ``{"unbot": s}``,
@@ -50,7 +50,7 @@ FORMAT = 1
 COMMANDS: dict[str, type] = {cls.__name__: cls for cls in get_args(Command)}
 
 #: The key that tells each kind of line apart (exactly one per line).
-ENTRY_KINDS = ("cmd", "tick", "position", "token", "revoke", "bot", "unbot", "settings", "snapshot")
+ENTRY_KINDS = ("cmd", "tick", "token", "revoke", "bot", "unbot", "settings", "snapshot")
 
 #: Largest step of the table's clock from one line to the next (seconds). The table's clock only moves while the
 #: host runs (a restart goes on from the last line), so a real journal steps by seconds, at most by the hours a

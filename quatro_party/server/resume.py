@@ -211,12 +211,8 @@ class Resumable(HostControls):
             levels.pop(int(e["unbot"]), None)
         elif kind == "settings":
             self.settings.update({str(k): str(v) for k, v in e["settings"].items()})
-        else:
-            self._replay_line(number, kind, e)
-
-    def _replay_line(self, number: int, kind: str, entry: dict[str, Any]) -> None:
-        """A journal line of a kind this table does not write: the journal is not this table's."""
-        raise JournalError(f"line {number}: this table writes no {kind!r} lines")
+        else:  # a kind this table does not write: the journal is not this table's
+            raise JournalError(f"line {number}: this table writes no {kind!r} lines")
 
     def _resume(self, path: str, length: int) -> None:
         """After a replay: the clock goes on from the journal's last time, and the journal from its end."""
