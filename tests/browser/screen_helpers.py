@@ -238,7 +238,10 @@ SELF_CHECK = """() => {
     if (!hit || !(hit === b || b.contains(hit))) out.push('not clickable: ' + name(b) + ' (under ' + (hit ? name(hit) : 'nothing') + ')');
   }
   // the centre cards are read from the sofa: rank at least 11 % of the screen's height
-  if (!panelOpen) for (const r of all('#places .card:not(.empty) .rank')) {
+  // (a card still moving in, a swap's transform on it or its place, is measured once it has landed)
+  const moving = (el) => document.getAnimations().some((a) => a.playState === 'running' && a.effect && a.effect.target
+    && a.effect.target.contains(el) && a.effect.getKeyframes().some((k) => 'transform' in k || 'scale' in k));
+  if (!panelOpen) for (const r of all('#places .card:not(.empty) .rank').filter((el) => !moving(el))) {
     const h = r.getBoundingClientRect().height;
     if (h < 0.11 * H - 0.5) out.push('rank too small: ' + Math.round(h) + ' px of ' + H);
   }
