@@ -131,6 +131,9 @@ class Bot:
         # id -> (sent_at, message), in the order sent (times never go back): the first is the oldest
         self._pending: dict[str, tuple[float, dict[str, Any]]] = {}
         self._pending_kinds: dict[str, int] = {}  # message type -> how many of them are pending
+        # pending actions whose reply came and is not perceived yet: they never time out (a slow glance must not
+        # forget a refusal it already holds, or a refused call would never be sent again)
+        self._answered: set[str] = set()
         self._serial = 0
         # perceived state
         self.view: dict[str, Any] | None = None
@@ -186,6 +189,9 @@ class Bot:
             # a reply (ok, refused) is read at the next glance: an accepted action changes the table, and
             # that change is noticed (a refusal that changes nothing is read then, or its action forgotten)
             self._unseen_replies.append((now, message))
+            ref = str(message.get("id"))
+            if ref in self._pending:
+                self._answered.add(ref)
             if message.get("type") != "refused":
                 return
             sent = self._pending.get(str(message.get("id")))
@@ -225,9 +231,12 @@ class Bot:
             if best is None or t < best:
                 best = t
         if self._pending:
-            t = next(iter(self._pending.values()))[0] + PENDING_TIMEOUT * self.time_scale  # the oldest
-            if best is None or t < best:
-                best = t
+            # the oldest action still unanswered (one whose reply we hold waits for our eyes, not for a timeout)
+            oldest = min((sent for ref, (sent, _) in self._pending.items() if ref not in self._answered), default=None)
+            if oldest is not None:
+                t = oldest + PENDING_TIMEOUT * self.time_scale
+                if best is None or t < best:
+                    best = t
         return best
 
     def _glance(self, now: float) -> None:
@@ -261,8 +270,8 @@ class Bot:
         if self._pending:
             timeout = PENDING_TIMEOUT * self.time_scale
             for ref, (sent, _) in list(self._pending.items()):
-                if sent + timeout > now:
-                    break  # sent in time order: the rest is younger
+                if sent + timeout > now or ref in self._answered:
+                    continue  # young, or its reply is on its way to our eyes
                 self._forget(ref)
                 think = True
         if self._idle_at is not None and self._idle_at <= now:
@@ -604,6 +613,7 @@ class Bot:
     def _forget(self, ref: str) -> None:
         """The action ``ref`` was answered, or is given up."""
         found = self._pending.pop(ref, None)
+        self._answered.discard(ref)
         if found is not None:
             kind = found[1]["type"]
             left = self._pending_kinds[kind] - 1

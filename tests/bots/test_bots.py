@@ -202,13 +202,14 @@ def _trace_digest(seed: int, levels: list[str], seats: int, exact_views: bool = 
 #: per-message model (commit 318812b and the speed work after it): speed work must not change a single
 #: decision. If bots are made to play differently on purpose, record these again (``_trace_digest``) and say
 #: so in the commit. Last recorded when a bot that waits for its rank stopped re-rolling its tie-break dice at
-#: every look (same decisions at that moment, a different stream of dice afterwards).
+#: every look (same decisions at that moment, a different stream of dice afterwards), then again when an answered
+#: action stopped timing out before its reply was perceived, and easy and hard were re-paced for the ladder.
 DIGESTS_BEFORE_SPEEDUP = {
-    (1, ("hard",) * 4, 8): "006f3128e6e9a47d",
-    (2, ("hard",) * 4, 8): "39b11de0edc427ca",
-    (1, ("hard", "normal"), 4): "0a273753b31e1aa3",
-    (1, ("easy", "normal", "hard"), 6): "e7cb48c3833adf8f",
-    (7, ("normal", "easy", "hard", "normal"), 8): "70a93cd401fa2187",
+    (1, ("hard",) * 4, 8): "a0bd3b0118932ba1",
+    (2, ("hard",) * 4, 8): "09a88b0eaa1067a5",
+    (1, ("hard", "normal"), 4): "125c39f9501ef04a",
+    (1, ("easy", "normal", "hard"), 6): "738b84044a2d99e2",
+    (7, ("normal", "easy", "hard", "normal"), 8): "ece5b434836c0e35",
 }
 
 

@@ -103,3 +103,59 @@ def test_r23_a_quatro_refused_for_the_callers_carre_is_confirmed_and_sent_again(
     calls = [(t, m) for t, m in sent if m["type"] == "call_quatro"]
     assert len(calls) == 1 and calls[0][1]["confirmed"] is True
     assert calls[0][0] >= 10.0 + 0.7 + 0.5  # seen after a reaction, then the confirm tap
+
+
+@pytest.mark.parametrize(
+    "seed,levels",
+    [
+        (55, ["newcomer+normal", "normal"]),  # its own swap came after a view of that very instant
+        (155, ["easy", "newcomer"]),  # its refused swap's reply was perceived after the pending timeout
+    ],
+)
+def test_r23_t8_a_bot_that_completes_its_carre_beside_its_partners_sign_confirms_its_quatro(seed, levels):
+    """Two ladder games in which a bot's Quatro was refused with confirm_own_carre and the round ended before it
+    was sent again: the bot had misjudged its own hand. It must know what it holds, so it confirms at once."""
+    stale, stale_refused, lost = _calls(seed, levels, 4)
+    assert stale_refused == 0
+    assert lost == 0, f"{lost} refused calls never sent again"
+
+
+def _bot_in_play(level: str) -> Any:
+    game = Game(4, rng=random.Random(3))
+    for s in range(4):
+        game.apply(Sit(s, SeatKind.BOT, f"P{s}"), 0.0)
+    game.apply(StartGame(), 0.0)  # no person to wait for: the round opens at once (R11)
+    bot = make_bot(0, level, random.Random(1))
+    bot.observe(state_message(seat_view(game, 0, 0.0), [], table={}), 0.0)
+    while (at := bot.next_wake()) is not None and bot.view is None:
+        bot.wake(at)
+    return bot
+
+
+def test_r16_a_view_of_the_instant_of_our_swap_that_predates_it_still_counts_our_swap():
+    """A view sent for an earlier change of the same instant shows the hand before our exchange: the bot still
+    knows what it gave and took."""
+    bot = _bot_in_play("normal")
+    assert bot.view is not None and bot.view["phase"] == "play"
+    hand, centre = bot.view["you"]["hand"], bot.view["centre"]
+    give, took = hand[0], centre[1]
+    bot.my_moves.clear()  # only this exchange of ours is in flight
+    bot.my_moves["b0.50"] = (bot.view_at, give["id"], took, 1)  # sent at the very time of that view
+    mine, middle = bot.own_table()
+    assert took["id"] in [c["id"] for c in mine] and give["id"] not in [c["id"] for c in mine]
+    assert middle[1]["id"] == give["id"]
+
+
+def test_r16_a_refusal_perceived_after_the_pending_timeout_still_undoes_our_exchange():
+    """A slow glance may take longer than the pending timeout to perceive a refusal it already holds: the refused
+    exchange must still be known as refused (a bot that believed it would misjudge its own carré, R23)."""
+    bot = _bot_in_play("easy")
+    hand, centre = bot.view["you"]["hand"], bot.view["centre"]
+    t = bot.view_at + 1.0
+    msg = bot.send_swap(t, hand[0], 1, centre[1])
+    bot.observe({"type": "refused", "id": msg["id"], "reason": "card_taken"}, t)
+    horizon = t + 10.0
+    while (at := bot.next_wake()) is not None and at < horizon:
+        bot.wake(at)
+    assert msg["id"] not in bot.my_moves
+    assert msg["id"] not in bot._pending
