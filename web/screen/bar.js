@@ -2,6 +2,7 @@
 // rules in force, how many watch, and the mute and language buttons.
 import { TEAM_SHAPES } from '../shared/teams.js';
 import { language } from '../shared/i18n.js';
+import { warningAt } from '../shared/clock.js';
 import { $, el, patch, setText, teamName, teamWord, fmtClock } from './dom.js';
 import { store, remaining, timing } from './state.js';
 import { t } from './strings.js';
@@ -81,8 +82,8 @@ function renderTools() {
   setText($('#mute-label'), m ? t('unmute') : t('mute'));
 }
 
-// The clock, several times a second: counted down locally from the view's `clock`; amber in the round's last
-// sixth (0:30 of 3:00), a soft tick in its last ten seconds of 3:00 (both scaled like the clock).
+// The clock, several times a second: counted down locally from the view's `clock`; amber over the round's
+// warning share (shared/clock.js: 0:30 of 3:00), a soft tick in the first third of it (both scaled like the clock).
 let lastTick = null;
 export function tickClock() {
   const view = store.view;
@@ -96,8 +97,7 @@ export function tickClock() {
   box.hidden = false;
   setText($('#clock-label'), t(labels[view.phase]));
   setText($('#clock'), fmtClock(left));
-  const round = timing().round_length;
-  const warnAt = round ? round / 6 : 0;
+  const warnAt = warningAt(timing()); // the phone's top bar warns at the same moment
   box.classList.toggle('amber', view.phase === 'play' && left <= warnAt);
   const tickFrom = warnAt / 3;
   const step = tickFrom ? Math.ceil((left * 10) / tickFrom) : null;
