@@ -217,9 +217,12 @@ class Bot:
     def next_wake(self) -> float | None:
         """When the bot next wants :meth:`wake` to be called (absolute time), or ``None``."""
         best = self._timer
-        for t in (self._glance_at, self._idle_at):
-            if t is not None and (best is None or t < best):
-                best = t
+        t = self._glance_at
+        if t is not None and (best is None or t < best):
+            best = t
+        t = self._idle_at
+        if t is not None and (best is None or t < best):
+            best = t
         if self._inbox:
             t = self._inbox[0][0]
             if best is None or t < best:

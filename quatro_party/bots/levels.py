@@ -260,14 +260,21 @@ class PlayingBot(Bot):
         best, accused, recheck = 0.0, None, INF
         facts = self.facts
         guilt = self.seat_guilt
+        # a reader of R6 weighs only the seats that could hold a carré (Bot.candidates: seen keeping two copies
+        # or more of one rank, and no other rank)
+        able = self.candidates if self.r6_aware else facts
+        guilty = self.guilty
         for team in range(half):
             if team == my_team:
                 continue
-            # team_guilt, inlined (the hottest loop of a bot); a seat that cannot hold a carré is skipped
+            if team not in able and team + half not in able:
+                if guilty:
+                    guilty.pop(team, None)
+                continue
+            # team_guilt, inlined (the hottest loop of a bot)
             p_none, until = 1.0, INF
             for seat in (team, team + half):
-                f = facts.get(seat)
-                if f is None or (self.r6_aware and (f.mixed or len(f.known) < 2)):
+                if seat not in able:
                     continue
                 p, u = guilt(seat, now)
                 p_none *= 1.0 - p
@@ -432,39 +439,49 @@ class PlayingBot(Bot):
         hand, centre = self.own_table()
         if not hand or not centre:
             return []
+        # what is in sight, as card ids; counts and scores below in plain loops, not helpers and closures:
+        # -1 ms of 58 per 8-hard-bot game (bench/bots.py), a bot looks at its swap at most looks
+        sight = ([c["id"] for c in hand], [c["id"] for c in centre], self._facts_gen)
         waiting = self._waiting
-        if waiting is not None and now < waiting[0]:
+        if waiting is not None and now < waiting[0] and sight == waiting[1]:
             # Nothing for us in the centre last time: with the same cards in sight and the same facts, the same
             # target wins again (it holds the 0.3 bonus now), so the same wait follows, without rolling dice.
-            key = (tuple(c["id"] for c in hand), tuple(c["id"] for c in centre), self._facts_gen)
-            if key == waiting[1]:
-                self.plan(waiting[0])
-                return []
+            self.plan(waiting[0])
+            return []
         self._waiting = None
-        mine, in_centre = self.counts(hand), self.counts(centre)
+        mine: dict[str, int] = {}
+        for c in hand:
+            r = c["rank"]
+            mine[r] = mine.get(r, 0) + 1
+        in_centre: dict[str, int] = {}
+        for c in centre:
+            r = c["rank"]
+            in_centre[r] = in_centre.get(r, 0) + 1
         opp, mate = self.others_known() if self.tracks_cards else ({}, {})
-        ranks = sorted(set(mine) | set(in_centre))
+        ranks = sorted(mine.keys() | in_centre.keys())
         self.rng.shuffle(ranks)  # ties broken by our own dice, not by rank order
         rank_score = self.rank_score
-        base = {r: rank_score(r, mine, in_centre, opp, mate) for r in ranks}
-
-        def score(r: str) -> float:
-            return base[r] + (0.3 if r == self.target else 0.0)  # the target of the moment is favoured
-
-        self.target = max(ranks, key=score)
-        want = self.target
+        target = self.target
+        base: dict[str, float] = {}
+        best = -INF
+        for r in ranks:  # max(ranks, key=score): the first best wins; the target of the moment is favoured
+            base[r] = v = rank_score(r, mine, in_centre, opp, mate)
+            v += 0.3 if r == target else 0.0
+            if v > best:
+                best, want = v, r
+        self.target = want
         if not in_centre.get(want):
             # nothing for us in the centre: after a while collect what the centre offers (no dead tables)
             stuck = self.stuck_after * self.time_scale
             if now - self.last_my_swap < stuck:
                 until = self.last_my_swap + stuck
-                self._waiting = (until, (tuple(c["id"] for c in hand), tuple(c["id"] for c in centre), self._facts_gen))
+                self._waiting = (until, sight)
                 self.plan(until)
                 return []
             offered = [r for r in ranks if in_centre.get(r)]
             if not offered:
                 return []
-            want = max(offered, key=score)
+            want = max(offered, key=base.__getitem__)  # the target is not offered: no bonus to add
         givable = [c for c in hand if c["rank"] != want]
         if not givable:
             return []
@@ -656,9 +673,13 @@ class HardBot(NormalBot):
 
     def wants_quatro(self, now: float) -> bool:
         partner = self.partner()
-        if self.carre_odds(partner)[0] >= 0.999:
+        f = self.facts.get(partner)
+        if f is None:
+            return False  # nothing seen of the partner this deal: no odds, no sign
+        # carre_odds is 0 unless the partner is seen keeping two copies of one rank (R6): asked only then
+        if not f.mixed and len(f.known) >= 2 and self.carre_odds(partner)[0] >= 0.999:
             return True  # every card of the partner's carré was seen taken
-        return super().wants_quatro(now)
+        return bool(f.emitted) and super().wants_quatro(now)  # no emission: no sign (partner_signalled)
 
     def seat_guilt(self, seat: int, now: float) -> tuple[float, float]:
         f = self.facts.get(seat)
@@ -688,8 +709,13 @@ class HardBot(NormalBot):
                 steps += 1
             logit += 1.2 * steps * (1.0 if rank in self.centre_ranks() else 0.4)
         p_cards = 1.0 / (1.0 + math.exp(-logit))
-        emoji = self.holds_fresh(seat)
-        if emoji is None or (self.team_of(seat), emoji) in self.burnt:
+        # holds_fresh and team_of, inlined: a hard bot weighs its calls at nearly every look
+        channel = self.perceived["seats"][seat]["channel"]
+        emoji = channel.get("emoji")
+        if emoji is None or not channel.get("held"):
+            return p_cards, until
+        team = seat % (self.n // 2)
+        if emoji == self.last_signs.get(team) or (team, emoji) in self.burnt:
             return p_cards, until
         style = self.style.get(seat)
         trust = style.trust(self.sign_prior) if style else self.sign_prior
