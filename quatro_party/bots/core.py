@@ -261,11 +261,13 @@ class Bot:
         while self._inbox and self._inbox[0][0] <= now:
             self._perceive_glance(*self._inbox.popleft()[1:])
             think = True
-        if self._pending:
+        pending = self._pending
+        if pending:
             timeout = PENDING_TIMEOUT * self.time_scale
-            for ref, (sent, _) in list(self._pending.items()):
+            while pending:
+                ref, (sent, _) = next(iter(pending.items()))  # the oldest (sent in time order)
                 if sent + timeout > now:
-                    break  # sent in time order: the rest is younger
+                    break  # the rest is younger
                 self._forget(ref)
                 think = True
         if self._idle_at is not None and self._idle_at <= now:
@@ -377,11 +379,14 @@ class Bot:
                 self.evidence += 1
                 self.on_own_swap_event(put, took, at)
                 return
-            f = self._seat_facts(seat)
+            f = self.facts.get(seat)
+            if f is None:
+                f = self.facts[seat] = SeatFacts()
             was = seat in self.candidates
-            if self.memory is not None and seat != self.partner():  # a partner is watched closely
+            memory = self.memory
+            if memory is not None and seat != (self.seat + self.n // 2) % self.n:  # a partner is watched closely
                 f.recent.append(took["id"])
-                if len(f.recent) > self.memory:
+                if len(f.recent) > memory:
                     self._forget_card(f, f.recent.popleft())
             f.version += 1
             self._facts_gen += 1
@@ -392,13 +397,17 @@ class Bot:
                 if pool is not None and pool[0] == self._deal_version:
                     pool[1][put["rank"]] -= 1  # counting it again from the view would find exactly this
                     self._pool_total -= 1
-            known[took["id"]] = took["rank"]
+            rank = took["rank"]
+            known[took["id"]] = rank
             f.mixed = len(set(known.values())) > 1
-            f.took[took["rank"]] = f.took.get(took["rank"], 0) + 1
+            f.took[rank] = f.took.get(rank, 0) + 1
             f.put[put["rank"]] = f.put.get(put["rank"], 0) + 1
             f.swaps += 1
             f.last_swap = at
-            self._candidate(seat, f)
+            if not f.mixed and len(known) >= 2:  # _candidate, inlined (every swap, read by every bot)
+                self.candidates.add(seat)
+            else:
+                self.candidates.discard(seat)
             if self.swap_matters(seat, f, was):
                 self.evidence += 1
             return
