@@ -396,7 +396,10 @@ class PlayingBot(Bot):
     def own_carre(self) -> bool:
         """Do the cards we know we hold make a carré (R7)?"""
         hand, _ = self.own_table()
-        return len(hand) == 4 and all(c["rank"] == hand[0]["rank"] for c in hand)
+        if len(hand) != 4:
+            return False
+        rank = hand[0]["rank"]
+        return hand[1]["rank"] == rank and hand[2]["rank"] == rank and hand[3]["rank"] == rank
 
     def others_known(self) -> tuple[dict[str, int], dict[str, int]]:
         """Copies of each rank other seats are seen keeping: (opponents, partner). Counted again only when
@@ -439,16 +442,18 @@ class PlayingBot(Bot):
         hand, centre = self.own_table()
         if not hand or not centre:
             return []
-        # what is in sight, as card ids; counts and scores below in plain loops, not helpers and closures:
-        # -1 ms of 58 per 8-hard-bot game (bench/bots.py), a bot looks at its swap at most looks
-        sight = ([c["id"] for c in hand], [c["id"] for c in centre], self._facts_gen)
+        sight = None  # what is in sight: the card ids of hand and centre, with the facts seen
         waiting = self._waiting
-        if waiting is not None and now < waiting[0] and sight == waiting[1]:
-            # Nothing for us in the centre last time: with the same cards in sight and the same facts, the same
-            # target wins again (it holds the 0.3 bonus now), so the same wait follows, without rolling dice.
-            self.plan(waiting[0])
-            return []
+        if waiting is not None and now < waiting[0]:
+            sight = ([c["id"] for c in hand], [c["id"] for c in centre], self._facts_gen)
+            if sight == waiting[1]:
+                # Nothing for us in the centre last time: with the same cards in sight and the same facts, the
+                # same target wins again (it holds the 0.3 bonus now), so the same wait follows, without dice.
+                self.plan(waiting[0])
+                return []
         self._waiting = None
+        # counts and scores in plain loops, not helpers and closures: -1 ms of 58 per 8-hard-bot game
+        # (bench/bots.py), where a bot scores the ranks at most of its swaps' turns
         mine: dict[str, int] = {}
         for c in hand:
             r = c["rank"]
@@ -475,6 +480,8 @@ class PlayingBot(Bot):
             stuck = self.stuck_after * self.time_scale
             if now - self.last_my_swap < stuck:
                 until = self.last_my_swap + stuck
+                if sight is None:
+                    sight = ([c["id"] for c in hand], [c["id"] for c in centre], self._facts_gen)
                 self._waiting = (until, sight)
                 self.plan(until)
                 return []
@@ -688,7 +695,9 @@ class HardBot(NormalBot):
         # what depends on the cards only is worked out once per card move (cached on the seat's facts: valid
         # while its cards and the hidden copies of its rank and in all stay the same)
         rank = next(iter(f.known.values()))
-        key = (f.version, self.unknown_pool().get(rank, 0), self._pool_total)
+        pool = self._pool_cache  # unknown_pool(), its cache read inline
+        hidden = pool[1] if pool is not None and pool[0] == self._deal_version else self.unknown_pool()
+        key = (f.version, hidden.get(rank, 0), self._pool_total)
         static = f.belief
         if static is None or static[0] != key:
             p0, _ = self.carre_odds(seat)
@@ -707,7 +716,8 @@ class HardBot(NormalBot):
                     until = now + (step - idle) * self.time_scale
                     break
                 steps += 1
-            logit += 1.2 * steps * (1.0 if rank in self.centre_ranks() else 0.4)
+            if steps:  # adding 0.0 changes nothing: the centre is only looked at for a stop long enough
+                logit += 1.2 * steps * (1.0 if rank in self.centre_ranks() else 0.4)
         p_cards = 1.0 / (1.0 + math.exp(-logit))
         # holds_fresh and team_of, inlined: a hard bot weighs its calls at nearly every look
         channel = self.perceived["seats"][seat]["channel"]
