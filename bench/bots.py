@@ -89,13 +89,14 @@ def bench_jobs(games: int, big: int) -> None:
 
 def bench_breakdown(games: int) -> None:
     """Where a simulated 8-hard-bot game spends its CPU: the seat views (built lazily, only for a bot that
-    looks), the bots (observe + notice + wake), and the rest (engine, events to JSON, the event loop); and
+    looks), the bots (observe + notice + wake, with the share of their decisions: what is left is perceiving),
+    and the rest (engine, events to JSON, the event loop); and
     how many units of work a game is made of (what any faster design would still have to do)."""
     import quatro_party.simulate as sim
     from quatro_party.bots.core import Bot
     from quatro_party.engine.views import ViewBuilder
 
-    spent = {"views": 0.0, "bots": 0.0}
+    spent = {"views": 0.0, "bots": 0.0, "decide": 0.0}  # decide: the judgement, inside the bots' share
     counts = {"changes": 0, "events": 0, "views": 0, "wakes": 0, "decisions": 0}
 
     def timed(name: str, fn: Any, count: str | None = None) -> Any:
@@ -107,13 +108,6 @@ def bench_breakdown(games: int) -> None:
                 return fn(*args, **kwargs)
             finally:
                 spent[name] += time.process_time() - t
-
-        return wrapper
-
-    def counted(fn: Any, count: str) -> Any:
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            counts[count] += 1
-            return fn(*args, **kwargs)
 
         return wrapper
 
@@ -136,7 +130,8 @@ def bench_breakdown(games: int) -> None:
 
             def make(*args: Any, **kwargs: Any) -> Any:
                 bot = real_make(*args, **kwargs)
-                bot.decide = counted(bot.decide, "decisions")  # per instance: the levels override decide
+                # per instance: the levels override decide
+                bot.decide = timed("decide", bot.decide, "decisions")
                 bots.append(bot)
                 return bot
 
@@ -152,8 +147,9 @@ def bench_breakdown(games: int) -> None:
     per = {k: 1000 * v / games for k, v in spent.items()}
     print(
         f"breakdown per game (CPU, timers included): total {1000 * total / games:.0f} ms = views "
-        f"{per['views']:.0f} ms + bots {per['bots']:.0f} ms + engine/loop "
-        f"{1000 * total / games - sum(per.values()):.0f} ms"
+        f"{per['views']:.0f} ms + bots {per['bots']:.0f} ms (of which decisions {per['decide']:.0f} ms, the "
+        f"rest perceiving: observe, notice, glances, events read) + engine/loop "
+        f"{1000 * total / games - per['views'] - per['bots']:.0f} ms"
     )
     n = {k: v / games for k, v in counts.items()}
     print(

@@ -223,16 +223,23 @@ class Bot:
     def next_wake(self) -> float | None:
         """When the bot next wants :meth:`wake` to be called (absolute time), or ``None``."""
         best = self._timer
-        for t in (self._glance_at, self._idle_at):
-            if t is not None and (best is None or t < best):
-                best = t
+        t = self._glance_at
+        if t is not None and (best is None or t < best):
+            best = t
+        t = self._idle_at
+        if t is not None and (best is None or t < best):
+            best = t
         if self._inbox:
             t = self._inbox[0][0]
             if best is None or t < best:
                 best = t
         if self._pending:
             # the oldest action still unanswered (one whose reply we hold waits for our eyes, not for a timeout)
-            oldest = min((sent for ref, (sent, _) in self._pending.items() if ref not in self._answered), default=None)
+            if self._answered:
+                answered = self._answered
+                oldest = min((sent for ref, (sent, _) in self._pending.items() if ref not in answered), default=None)
+            else:
+                oldest = next(iter(self._pending.values()))[0]  # sent in time order: the first is the oldest
             if oldest is not None:
                 t = oldest + PENDING_TIMEOUT * self.time_scale
                 if best is None or t < best:
@@ -267,9 +274,10 @@ class Bot:
         while self._inbox and self._inbox[0][0] <= now:
             self._perceive_glance(*self._inbox.popleft()[1:])
             think = True
-        if self._pending:
+        pending = self._pending
+        if pending:
             timeout = PENDING_TIMEOUT * self.time_scale
-            for ref, (sent, _) in list(self._pending.items()):
+            for ref, (sent, _) in list(pending.items()):
                 if sent + timeout > now or ref in self._answered:
                     continue  # young, or its reply is on its way to our eyes
                 self._forget(ref)
@@ -383,11 +391,14 @@ class Bot:
                 self.evidence += 1
                 self.on_own_swap_event(put, took, at)
                 return
-            f = self._seat_facts(seat)
+            f = self.facts.get(seat)
+            if f is None:
+                f = self.facts[seat] = SeatFacts()
             was = seat in self.candidates
-            if self.memory is not None and seat != self.partner():  # a partner is watched closely
+            memory = self.memory
+            if memory is not None and seat != (self.seat + self.n // 2) % self.n:  # a partner is watched closely
                 f.recent.append(took["id"])
-                if len(f.recent) > self.memory:
+                if len(f.recent) > memory:
                     self._forget_card(f, f.recent.popleft())
             f.version += 1
             self._facts_gen += 1
@@ -398,13 +409,17 @@ class Bot:
                 if pool is not None and pool[0] == self._deal_version:
                     pool[1][put["rank"]] -= 1  # counting it again from the view would find exactly this
                     self._pool_total -= 1
-            known[took["id"]] = took["rank"]
+            rank = took["rank"]
+            known[took["id"]] = rank
             f.mixed = len(set(known.values())) > 1
-            f.took[took["rank"]] = f.took.get(took["rank"], 0) + 1
+            f.took[rank] = f.took.get(rank, 0) + 1
             f.put[put["rank"]] = f.put.get(put["rank"], 0) + 1
             f.swaps += 1
             f.last_swap = at
-            self._candidate(seat, f)
+            if not f.mixed and len(known) >= 2:  # _candidate, inlined (every swap, read by every bot)
+                self.candidates.add(seat)
+            else:
+                self.candidates.discard(seat)
             if self.swap_matters(seat, f, was):
                 self.evidence += 1
             return
