@@ -290,7 +290,8 @@ export function renderPlay() {
   $('carre-badge').textContent = t('carre_badge');
   $('hand-ring').setAttribute('aria-label', t('cooldown_label'));
   renderStrip(you);
-  if (!$('play-msg').textContent && S.selected == null) playMsg(paused() ? t('paused') : t('tap_card'), 'hint', 0);
+  const msg = $('play-msg'), hint = t(paused() ? 'paused' : 'tap_card'); // "Paused" must not outlive the pause
+  if (S.selected == null && (!msg.textContent || (msg.classList.contains('hint') && msg.textContent !== hint))) playMsg(hint, 'hint', 0);
 }
 
 const reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };

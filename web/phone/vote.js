@@ -1,6 +1,6 @@
 // A reshuffle vote (R27–R31) never stops play: a slim bar in the play screen, above the centre and within the
 // thumb's reach, with its rule in view ("Silence means no") and its countdown from the view.
-import { S, me, seatName, paused } from './state.js';
+import { S, me, seatName, paused, lang } from './state.js';
 import { $, h } from './dom.js';
 import { t } from './strings.js';
 import { send, justSent } from './net.js';
@@ -18,7 +18,7 @@ export function renderVote() {
     shownVote = null;
     return;
   }
-  const key = `${v.round}:${vote.requester}:${vote.voters.join(',')}`;
+  const key = `${lang()}:${v.round}:${vote.requester}:${vote.voters.join(',')}`; // a new language redraws it too
   endsAt = S.at + vote.left * 1000;
   bar.dataset.paused = paused() ? 'true' : 'false';
   bar._frozenLeft = vote.left;
