@@ -55,7 +55,7 @@ export function scoreTable(r) {
   r && r.signs ? h('span', { class: 'emoji reveal-sign', role: 'img', 'aria-label': `${t('signs_were')}: ${r.signs[tm.team] || '?'}`, text: r.signs[tm.team] || '?' }) : null,
   h('span', { class: 'big-score', text: String(tm.score) }),
   r ? h('div', { class: 'hands' }, tm.seats.map((i) => h('div', { class: 'hand-line' },
-    h('span', { class: 'who', text: seatName(i) }), miniHand(r.hands[i], r.carres.includes(i))))) : null)));
+    h('span', { class: 'who', title: seatName(i), text: seatName(i) }), miniHand(r.hands[i], r.carres.includes(i))))) : null)));
 }
 
 export function renderReveal() {

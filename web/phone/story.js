@@ -10,7 +10,8 @@ await loadLaterWords(currentLanguage()); // its words come with it
 
 function line(ev) {
   const s = S.view.seats[ev.seat];
-  const who = h('span', { class: `who team-${s ? s.team : 0}` }, h('b', { class: 'shape', text: TEAM_SHAPES[s ? s.team : 0] }), ' ', seatName(ev.seat));
+  // a long name ends in an ellipsis in its narrow column; the whole name stays in the title
+  const who = h('span', { class: `who team-${s ? s.team : 0}`, title: seatName(ev.seat) }, h('b', { class: 'shape', text: TEAM_SHAPES[s ? s.team : 0] }), ' ', seatName(ev.seat));
   let what;
   switch (ev.kind) {
     case 'take': what = t('story_take'); break;
