@@ -60,8 +60,8 @@ let coach = null; // the teaching engineer's coach (phone/coach.js), loaded afte
 
 // Where each coach hint points: the control it is about, when it is on screen.
 const ANCHORS = {
-  // the sign hint sits above the grid it is about, so neither the emojis nor Lock in / Ready hide under it
-  sign: () => document.querySelector('#sign-body .emoji-grid') || $('btn-lock'),
+  // over the explanation it repeats: the space beside the grid or Lock in holds the title, countdown or a control
+  sign: () => document.querySelector('#sign-body .sign-about') || $('btn-lock'),
   hand: () => $('hand-zone'), centre: () => $('centre'), channel: () => $('channel-toggle'),
   quatro: () => $('btn-quatro'), contre: () => $('btn-contre'), reshuffle: () => $('btn-reshuffle'),
   vote: () => $('vote-bar'), result: () => $('result-sentence'),

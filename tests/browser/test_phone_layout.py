@@ -3,8 +3,12 @@ every phase (sign, play at 4 and 8 seats with the tray open and closed, a vote, 
 
 * every play control's centre lies in the lower 65 % of a portrait screen (the thumb's reach);
 * a finger at each control's centre touches that control (``elementFromPoint``), and every control is on screen;
-* no element overlaps another, and no text is cut (a name may end in an ellipsis, but shows at least 6 characters);
-* names at 8 seats on 360 px show at least 6 characters.
+* no element overlaps another, and no text is cut (a name may end in an ellipsis, but shows at least 6 characters;
+  outside the strip only with its whole text in a title);
+* names at 8 seats on 360 px show at least 6 characters;
+* nothing pokes out sideways; the sign phase (English and French, 4 to 8 seats) and play fit without scrolling,
+  also with a vote and the tray open at once;
+* the coach's sign hint covers neither the title, the countdown, the grid nor Lock in / Ready.
 
 One table per seat count, the viewport resized between checks (the page is responsive, it is not reloaded).
 Screenshots: ``screenshots/phone-layout-<state>-<size>.png``, looked at.
@@ -22,6 +26,7 @@ from .phone_helpers import everybody_ready, game_with_page, set_position, shot
 
 PORTRAIT = [(360, 640), (390, 844), (412, 915), (430, 932)]
 SIZES = [*PORTRAIT, (844, 390)]
+NAMES4 = ("Bruno", "Chloé Marie-Anne", "Maximilien-Alexandre")  # the longest a name may be: 20 characters
 NAMES8 = ("Bruno", "Chloé Marie-Anne", "Dora", "Emmanuelle", "Farid", "Gwendoline", "Hugo")
 
 #: What the page shows, measured in the page: the controls of the visible screen (with their centre, whether a
@@ -35,7 +40,25 @@ REPORT = r"""(playOnly) => {
   const name = (el) => el.id ? '#' + el.id : (el.className && el.className.baseVal === undefined ? el.tagName.toLowerCase() + '.' + String(el.className).trim().split(/\s+/).join('.') : el.tagName.toLowerCase())
     + (el.dataset.slot ? `[slot=${el.dataset.slot}]` : el.dataset.place ? `[place=${el.dataset.place}]` : el.dataset.emoji ? `[${el.dataset.emoji}]` : el.dataset.seat ? `[seat=${el.dataset.seat}]` : el.dataset.action ? `[${el.dataset.action}]` : '');
   const controls = [...screen.querySelectorAll('button, input, [role=radio], summary')].filter(shown);
-  const out = {screen: screen.id, W, H, controls: [], overlaps: [], cut: [], names: []};
+  const out = {screen: screen.id, W, H, controls: [], overlaps: [], cut: [], names: [], wide: [],
+    // before any control is scrolled into view: how far the page and the screen would have to scroll
+    scroll: {page: document.scrollingElement.scrollHeight - innerHeight, screen: screen.scrollHeight - screen.clientHeight,
+      pageX: document.scrollingElement.scrollWidth - innerWidth, screenX: screen.scrollWidth - screen.clientWidth},
+    unseen: controls.filter((el) => { const r = el.getBoundingClientRect();
+      return r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5; }).map(name),
+    // the heights of the screen's parts, to tell which one grew when something no longer fits
+    parts: [...screen.querySelectorAll(':scope > * > *, :scope > .col > *')].filter(shown).map((el) => `${name(el)} ${Math.round(el.getBoundingClientRect().height)}`)};
+  // Anything that pokes out sideways (the decorations and the transient bubbles aside), as far as it can be seen:
+  // a box that clips its content (a name's ellipsis) hides the rest, the screen's own scrolling does not.
+  for (const el of [...screen.querySelectorAll('*'), ...document.querySelectorAll('#top *')]) {
+    if (!shown(el) || el.closest('#finger, #toast, .ring, #hold-ring, svg')) continue;
+    let {left, right} = el.getBoundingClientRect();
+    for (let a = el.parentElement; a && a !== screen && a.id !== 'top'; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX === 'visible') continue;
+      const q = a.getBoundingClientRect(); left = Math.max(left, q.left); right = Math.min(right, q.right);
+    }
+    if (left < right && (left < -0.5 || right > W + 0.5)) out.wide.push([name(el), Math.round(left), Math.round(right)]);
+  }
   for (const el of controls) {
     el.scrollIntoView({block: 'nearest'});
     const r = el.getBoundingClientRect();
@@ -67,7 +90,12 @@ REPORT = r"""(playOnly) => {
     const over = el.scrollWidth > el.clientWidth + 1 || (getComputedStyle(el).overflowY !== 'visible' && el.scrollHeight > el.clientHeight + 1);
     const r = el.getBoundingClientRect();
     const off = playOnly && (r.left < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5);
-    if ((over && el.clientWidth > 0) || off) out.cut.push([name(el), el.textContent.slice(0, 30)]);
+    // A name may end in an ellipsis when its whole text is in a title (on it or its chip); text clipped mid-glyph
+    // (text-overflow: clip) or without its full version never may. The strip's names are measured below.
+    const titled = el.closest('[title]');
+    const graceful = !off && getComputedStyle(el).textOverflow === 'ellipsis' && !!titled && titled.title.length > 0
+      && el.textContent.includes(titled.title);
+    if ((over && el.clientWidth > 0) || off) out.cut.push([name(el), el.textContent.slice(0, 30), graceful || !!el.closest('#strip .nm')]);
   }
   // Readable characters of each seat name in the strip: those whose glyph lies inside the name's clipping box.
   for (const nm of document.querySelectorAll('#strip .chip .nm')) {
@@ -80,6 +108,9 @@ REPORT = r"""(playOnly) => {
       const g = range.getBoundingClientRect();
       if (g.right <= clip.right - 8 + 0.5 || (i === text.length - 1 && g.right <= clip.right + 0.5)) seen++;  // room left for the ellipsis
     }
+    // a name that ends inside its box is whole (a short one such as "toi" ends within the ellipsis' width)
+    if (text && text.length) { const range = document.createRange(); range.setStart(text, text.length - 1); range.setEnd(text, text.length);
+      if (range.getBoundingClientRect().right <= clip.right + 0.5) seen = text.length; }
     out.names.push({text: nm.textContent, seen});
   }
   return out;
@@ -89,28 +120,39 @@ REPORT = r"""(playOnly) => {
 PLAY = ("#btn-quatro", "#btn-contre", "#btn-channel", "#btn-reshuffle", "button.card", "button.emoji-tile", "#vote-bar")
 
 
-def check(page: Any, screenshot_dir: Any, state: str, size: tuple[int, int], names_at_least: int = 0) -> dict[str, Any]:
-    """Resize, settle, screenshot and measure; assert the acceptance's rules for this state and size."""
+def check(
+    page: Any, screenshot_dir: Any, state: str, size: tuple[int, int], names_at_least: int = 0, lang: str = ""
+) -> dict[str, Any]:
+    """Resize, settle, screenshot and measure; assert the acceptance's rules for this state and size. The sign
+    phase and play must fit without scrolling (a first-timer never has to look for Ready or a call)."""
     width, height = size
     page.set_viewport_size({"width": width, "height": height})
     page.wait_for_timeout(120)
     page.evaluate("document.querySelector('#finger').hidden = true")
-    shot(page, screenshot_dir, f"layout-{state}-{width}x{height}")
+    shot(page, screenshot_dir, f"layout-{state}{'-' + lang if lang else ''}-{width}x{height}")
     play = state.startswith(("play", "vote"))
     r = page.evaluate(REPORT, play)
-    where = f"{state} at {width}x{height}"
+    where = f"{state}{' ' + lang if lang else ''} at {width}x{height}"
     assert r["controls"] or state in ("reveal", "over"), f"no control found in {where}"
+    assert r["scroll"]["pageX"] <= 0 and r["scroll"]["screenX"] <= 0, f"{where}: scrolls sideways {r['scroll']}"
+    assert not r["wide"], f"{where}: out of the screen's width {r['wide']}"
+    if play or state.startswith("sign"):
+        assert r["scroll"]["page"] <= 0 and r["scroll"]["screen"] <= 0, (
+            f"{where}: has to scroll {r['scroll']} {r['parts']}"
+        )
+        assert not r["unseen"], f"{where}: {r['unseen']} not on screen without scrolling"
+    thumb = ["btn-", "card", "emoji-tile", "[accept]", "[refuse]"]
+    if state == "vote-tray":
+        # A vote and the tray at once: below the line there is room for the tray, the cards and the calls, not for
+        # the vote too (even at 430×932). Its two buttons, answered once, are what stays above.
+        thumb = thumb[:3]
     for c in r["controls"]:
         assert c["hits"], f"{where}: a finger at the centre of {c['name']} touches {c['hit']}"
         assert c["inside"], f"{where}: {c['name']} is (partly) off screen"
-        if (
-            play
-            and height > width
-            and any(p in c["name"] for p in ("btn-", "card", "emoji-tile", "[accept]", "[refuse]"))
-        ):
+        if play and height > width and any(p in c["name"] for p in thumb):
             assert c["y"] >= 0.35 * height, f"{where}: {c['name']} at y={c['y']:.0f}, above the thumb's reach"
     assert not r["overlaps"], f"{where}: overlapping boxes {r['overlaps']}"
-    cut = [c for c in r["cut"] if not c[0].endswith(".nm")]  # a name may end in an ellipsis: see names
+    cut = [c[:2] for c in r["cut"] if not c[2]]
     assert not cut, f"{where}: text cut {cut}"
     for n in r["names"]:
         assert n["seen"] >= min(len(n["text"]), names_at_least), (
@@ -119,14 +161,27 @@ def check(page: Any, screenshot_dir: Any, state: str, size: tuple[int, int], nam
     return r
 
 
+def in_both_languages(page: Any, screenshot_dir: Any, state: str, **kw: Any) -> None:
+    """Check a state at every size in English, then in French (longer words), then back in English. The language
+    button is clicked from the script: in play it lives in the help sheet, which would cover the table."""
+    for lang in ("en", "fr"):
+        for size in SIZES:
+            check(page, screenshot_dir, state, size, lang=lang, **kw)
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.evaluate("document.getElementById('lang').click()")
+        expect(page.locator("html")).to_have_attribute("lang", "en" if lang == "fr" else "fr")
+
+
 @pytest.mark.live_server(seats=4, public_host="party.test", time_scale=2.0)
 def test_layout_at_every_size_four_seats_sign_play_tray_vote_reveal_and_game_over(
     live_server, phone_context, screenshot_dir
 ):
-    page, errors, others, screen = game_with_page(live_server, phone_context, ("Bruno", "Chloé Marie-Anne", "Dora"))
+    page, errors, others, screen = game_with_page(live_server, phone_context, NAMES4)
     expect(page.locator("#btn-ready")).to_be_visible()
-    for size in SIZES:
-        check(page, screenshot_dir, "sign", size)
+    in_both_languages(page, screenshot_dir, "sign")
+    page.locator('#sign-body .emoji-tile[data-emoji="🦊"]').tap()  # picked, not locked in: the longest line
+    expect(page.locator("#team-sign")).to_have_text("🦊")
+    in_both_languages(page, screenshot_dir, "sign-picked")
     everybody_ready(page, others)
     set_position(live_server, "AAKQ KKJJ QQJT TTJK | AAQT")
     expect(page.locator("#hand .card .rank")).to_have_text(["A", "A", "K", "Q"])
@@ -144,15 +199,17 @@ def test_layout_at_every_size_four_seats_sign_play_tray_vote_reveal_and_game_ove
     expect(page.locator("#tray")).to_be_visible()
     for size in SIZES:
         check(page, screenshot_dir, "play4-tray", size, names_at_least=6)
+    assert others[2].act("request_reshuffle")["type"] == "ok"  # a vote while the tray is open: both bars at once
+    expect(page.locator("#vote-bar")).to_be_visible()
+    in_both_languages(page, screenshot_dir, "vote-tray", names_at_least=6)
     page.set_viewport_size({"width": 390, "height": 844})
     expect(page.locator("#channel-ring")).not_to_have_class(re.compile(r"\bon\b"), timeout=15_000)  # R21
     page.locator("#btn-channel").tap()
     expect(page.locator("#tray")).to_be_hidden()
-    assert others[2].act("request_reshuffle")["type"] == "ok"
     expect(page.locator("#vote-bar")).to_be_visible()
     for size in SIZES:
         check(page, screenshot_dir, "vote", size, names_at_least=6)
-    assert others[1].act("call_contre", team=0)["type"] == "ok"
+    assert others[3].act("call_contre", team=0)["type"] == "ok"  # the longest name, in the story and the result
     expect(page.locator("#screen-reveal")).to_be_visible()
     for size in SIZES:
         check(page, screenshot_dir, "reveal", size)
@@ -176,6 +233,9 @@ def test_layout_at_every_size_six_and_eight_seats_names_readable_tray_open_and_c
 ):
     live_server = live_server_factory(seats=seats, public_host="party.test", time_scale=4.0)
     page, errors, others, _ = game_with_page(live_server, phone_context, NAMES8[: seats - 1])
+    expect(page.locator("#sign-body .ready-list li")).to_have_count(seats)
+    for size in SIZES:  # every seat's chip in the ready list, and still no scrolling
+        check(page, screenshot_dir, f"sign{seats}", size)
     everybody_ready(page, others)
     expect(page.locator("#strip .chip")).to_have_count(seats)
     assert others[5].act("take_channel")["type"] == "ok"  # one lamp lit: a chip with an emoji beside its name
@@ -191,3 +251,39 @@ def test_layout_at_every_size_six_and_eight_seats_names_readable_tray_open_and_c
     for size in SIZES:
         check(page, screenshot_dir, f"play{seats}-tray", size, names_at_least=6)
     assert errors == []
+
+
+#: What the coach's sign hint covers of what a player needs at the sign phase (and whether it is on screen).
+SIGN_HINT_COVERS = r"""() => {
+  const b = document.querySelector('.coach').getBoundingClientRect();
+  const bad = [];
+  if (b.top < 0 || b.left < 0 || b.bottom > innerHeight || b.right > innerWidth) bad.push('off the screen');
+  for (const sel of ['#sign-body h2', '#sign-body .countdown', '#sign-body .emoji-grid', '#btn-lock', '#btn-ready']) {
+    const r = document.querySelector(sel).getBoundingClientRect();
+    if (Math.min(r.right, b.right) - Math.max(r.left, b.left) > 0 && Math.min(r.bottom, b.bottom) - Math.max(r.top, b.top) > 0) bad.push(sel);
+  }
+  return bad;
+}"""
+
+
+@pytest.mark.live_server(seats=4, public_host="party.test", time_scale=2.0)
+def test_the_sign_hint_covers_neither_title_countdown_grid_nor_buttons_at_any_size(
+    live_server, chromium, screenshot_dir
+):
+    context = chromium.new_context(  # a phone that never played: the coach's sign hint comes at the sign phase
+        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True, locale="en-US"
+    )
+    try:
+        page, errors, _, _ = game_with_page(live_server, context, NAMES4)
+        expect(page.locator('.coach[data-hint="sign"]')).to_be_visible()
+        for lang in ("en", "fr"):
+            for width, height in SIZES:
+                page.set_viewport_size({"width": width, "height": height})
+                page.wait_for_timeout(200)  # the bubble is placed again on resize
+                shot(page, screenshot_dir, f"layout-sign-hint-{lang}-{width}x{height}")
+                assert page.evaluate(SIGN_HINT_COVERS) == [], f"the sign hint in {lang} at {width}x{height}"
+            page.evaluate("document.getElementById('lang').click()")
+            expect(page.locator("html")).to_have_attribute("lang", "fr" if lang == "en" else "en")
+        assert errors == []
+    finally:
+        context.close()

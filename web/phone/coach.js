@@ -14,7 +14,8 @@
 //   anchor   (key) => the element a hint points at, or null when it is not on screen (the hint then waits).
 //            Keys: 'sign' (the sign picker or its Lock in button), 'hand' (your cards), 'centre' (the four
 //            centre places), 'channel' (Take the channel), 'quatro', 'contre', 'reshuffle', 'vote' (the vote's
-//            Accept/Refuse), 'result' (the reveal's sentence);
+//            Accept/Refuse), 'result' (the reveal's sentence). An element marked data-coach-place="over" is
+//            a zone the bubble lies over (no arrow) instead of beside;
 //   root     the element the hint bubble is added to (it is position: fixed, over everything);
 //   now      () => milliseconds, for "nobody has swapped for a while" (default performance.now; tests inject it).
 //
@@ -96,7 +97,7 @@ const HINTS = [
   { key: 'partner_sign', anchor: 'quatro', due: (c) => c.play && c.partnerFlashedSign, still: (c) => c.play },
   { key: 'contre', anchor: 'contre', due: (c) => c.play && c.repeated !== null, still: (c) => c.play },
   { key: 'vote', anchor: 'vote', due: (c) => c.voting, still: (c) => c.voting },
-  // below its control when there is room: above it lie the emojis the player is about to pick from
+  // over the explanation the page offers for it (data-coach-place), else beside its control
   { key: 'sign', anchor: 'sign', due: (c) => c.phase === 'sign' && !c.ready,
     still: (c) => c.phase === 'sign' },
   // over the centre, not the hand: the centre is what the hint teaches to look at, and the hand stays free
@@ -279,7 +280,10 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     const below = vh - r.bottom - margin;
     let top;
     let side;
-    if (shown.prefer === 'below' && below >= h + 10) { top = r.bottom + 10; side = 'below'; }
+    // A page may offer a zone the hint can lie over (data-coach-place="over": text the hint repeats), where no
+    // space beside the control is free of something the player needs.
+    if (target.dataset && target.dataset.coachPlace === 'over') { top = Math.min(r.top, vh - h - margin); side = 'over'; }
+    else if (shown.prefer === 'below' && below >= h + 10) { top = r.bottom + 10; side = 'below'; }
     else if (above >= h + 10) { top = r.top - h - 10; side = 'above'; }
     else if (below >= h + 10) { top = r.bottom + 10; side = 'below'; }
     else { // no room on either side (a large control): over its far edge, never off the screen

@@ -27,7 +27,7 @@ export function renderSign() {
     }));
   const big = h('div', { class: `sign-big${fixed ? ' fixed' : ''}` },
     h('span', { class: 'emoji', id: 'team-sign', role: 'img', 'aria-label': pick || '?', text: pick || '?' }),
-    h('small', { text: fixed ? t('sign_fixed') : pick ? t('not_locked') : t('sign_title') }));
+    h('small', { text: fixed ? t('sign_fixed') : pick ? t('not_locked') : t('random_if_none') }));
   const lockBtn = !fixed && h('button', {
     type: 'button', class: 'btn', id: 'btn-lock', disabled: !S.signPick,
     onclick: () => { if (S.signPick) pickSign(S.signPick); },
@@ -41,22 +41,26 @@ export function renderSign() {
       if (!justSent('ready')) send({ type: 'ready' }); // a second one would be refused: "Not now"
     },
   }, seat.ready ? t('ready_done') : t('ready'));
+  // What you touch comes before the explanation and the ready list: the coach's sign hint lies over those two (it
+  // says the same, and more), never over the title, the countdown or a control.
   $('sign-body').replaceChildren(
     h('div', { class: 'sign-head' },
       h('div', {},
         h('p', { class: 'eyebrow', text: t('round_n', { n: v.round }) }),
-        h('h2', { text: t('sign_title') }),
-        h('p', { class: 'hint', id: 'sign-hint', text: t('sign_hint') })),
+        h('h2', { text: t('sign_title') })),
       h('div', { class: 'countdown', role: 'timer', 'aria-label': t('round_starts_in') },
         h('span', { 'data-ends': String(S.at + (v.clock ?? 0) * 1000), text: String(Math.ceil(left(v.clock) || 0)) }),
         h('small', { text: 's' }))),
     big, grid,
-    h('p', { class: 'hint', text: t('random_if_none') }),
     h('div', { class: 'sign-actions' }, lockBtn, readyBtn),
-    h('ul', { class: 'ready-list', 'aria-label': t('ready') }, v.seats.filter((s) => s.kind !== 'empty').map((s) => h('li', {
-      class: `team-${s.team}${s.ready ? ' ok' : ''}${s.connected ? '' : ' gone'}`,
-    }, h('b', { class: 'shape', text: TEAM_SHAPES[s.team] }), h('span', { class: 'nm', text: s.seat === you.seat ? t('you_tag') : s.name }),
-    s.ready ? ' ✓' : ' …'))));
+    h('div', { class: 'sign-about', 'data-coach-place': 'over' },
+      h('p', { class: 'hint', id: 'sign-hint', text: t('sign_hint') }),
+      h('ul', { class: 'ready-list', 'aria-label': t('ready') }, v.seats.filter((s) => s.kind !== 'empty').map((s) => {
+        const name = s.seat === you.seat ? t('you_tag') : s.name; // whole in the title, if its chip cuts it
+        // waiting is an hourglass: three dots after a name read as a name cut short
+        return h('li', { class: `team-${s.team}${s.ready ? ' ok' : ''}${s.connected ? '' : ' gone'}`, title: name },
+          h('b', { class: 'shape', text: TEAM_SHAPES[s.team] }), h('span', { class: 'nm', text: name }), s.ready ? '✓' : '⏳');
+      }))));
 }
 
 // Send our team's sign once. A double tap on "Lock in" (or "Lock in" then "Ready" before the new view arrived)
