@@ -12,8 +12,9 @@
 // `prefers-reduced-motion` media query: then nothing moves, scales or turns: every change is a fade (no CSS
 // transform anywhere). `onEnd()` is called when the viewer presses the visible "Skip" button (after stop()); the
 // loop itself never ends: after the last scene it starts again. `speed` (default 1) runs the whole loop faster
-// (tests, previews). `timing` is the view's timing: its `emission_period` is the one the captions say. The module needs no server: it is a scripted round, not a game; its stylesheet
-// (attract.css, beside it) is linked into the document on first use.
+// (tests, previews). `timing` is the view's timing (or a function returning the current one): its `emission_period` is the one the
+// captions say and the pace at which the demonstrated channel flashes. The module needs no server: it is a
+// scripted round, not a game; its stylesheet (attract.css, beside it) is linked into the document on first use.
 //
 // The story (about 80 s): partners sit opposite; everybody swaps with the centre; Ana builds a carré; she takes
 // her channel and flashes Blue's sign, which everybody sees; her partner Chloé holds Quatro!; the reveal. Next
@@ -82,8 +83,8 @@ const DEALS = [
     centre: ['A♣', 'Q♦', 'K♣', '10♦'], signs: ['🍄', '🚀'] },
 ];
 
-// Scenes: [name, duration in ms, function(scene) scheduling its steps]. Each starts from a complete state, so
-// start(name) can open at any scene.
+// Scenes: [name, duration in ms (or a function of the emission period in ms), function(scene) scheduling its
+// steps]. Each starts from a complete state, so start(name) can open at any scene.
 const SCENES = [
   ['intro', 8000, (s) => {
     s.state({ deal: 0, scores: [0, 0] });
@@ -99,13 +100,14 @@ const SCENES = [
     s.at(6200, () => s.swap(0, 'J♦', 3));
     s.at(7200, () => { s.carre(0, true); s.caption('carre'); });
   }],
-  ['channel', 11000, (s) => {
+  // A held channel flashes once per emission period (R18): the flashes keep the view's pace, and the scene lasts
+  // long enough to show a second one however long the host made the period.
+  ['channel', (period) => Math.max(11000, 2200 + period + 2000), (s) => {
     s.state({ deal: 0, swaps: [[0, '10♣', 0], [3, '10♦', 1], [0, 'J♦', 3]], scores: [0, 0], focus: 0, carre: [0] });
     s.caption('channel');
     s.at(900, () => s.lamp(0, true));
-    s.at(2200, () => s.burst(0, '🦊'));
+    for (let at = 2200; at === 2200 || at <= s.length - 1700; at += s.period) s.at(at, () => s.burst(0, '🦊'));
     s.at(5200, () => s.caption('everybody'));
-    s.at(7200, () => s.burst(0, '🦊'));
   }],
   ['quatro', 6500, (s) => {
     s.state({ deal: 0, swaps: [[0, '10♣', 0], [3, '10♦', 1], [0, 'J♦', 3]], scores: [0, 0], focus: 2, carre: [0],
@@ -190,8 +192,15 @@ function rankOf(card) { return card.slice(0, -1); }
 function suitOf(card) { return card.slice(-1); }
 
 export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed = 1, timing = {} } = {}) {
-  // The table's own emission period (the view's timing) when the caller has one, else the rules' default.
-  const period = Math.round((timing && timing.emission_period) || 5);
+  // The table's own emission period, read from the view's timing each time it is shown (the host may relax the
+  // timers while the loop plays); the rules' default only for a caller with no view at all (a preview).
+  const timingNow = typeof timing === 'function' ? timing : () => timing;
+  const periodMs = () => {
+    const p = Number((timingNow() || {}).emission_period);
+    return p > 0 ? p * 1000 : 5000;
+  };
+  // "2.5" in English, "2,5" in French; never rounded to a number the table does not use
+  const periodText = () => String(Number((periodMs() / 1000).toFixed(2))).replace('.', current === 'fr' ? ',' : '.');
   const reduced = reducedMotion ?? (typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches);
   let current = lang === 'fr' ? 'fr' : 'en';
   let running = false;
@@ -205,7 +214,7 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
 
   const tr = (key, vars = {}) => {
     const s = (TEXT[current] || TEXT.en)[key];
-    return typeof s === 'function' ? s({ period, ...vars }) : s;
+    return typeof s === 'function' ? s({ period: periodText(), ...vars }) : s;
   };
 
   function after(ms, fn) {
@@ -572,9 +581,12 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
   function runScene(i) {
     if (!running) return;
     sceneIndex = i;
-    const [name, duration, play] = SCENES[i];
+    const [name, length, play] = SCENES[i];
+    const duration = typeof length === 'function' ? length(periodMs()) : length;
     box.dataset.scene = name;
     [...parts.dots.children].forEach((d, k) => d.classList.toggle('on', k === i));
+    scene.length = duration;
+    scene.period = periodMs();
     play(scene);
     after(duration, () => runScene((i + 1) % SCENES.length));
   }
@@ -618,4 +630,4 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
   return api;
 }
 
-export const ATTRACT_SCENES = SCENES.map(([name, ms]) => ({ name, ms }));
+export const ATTRACT_SCENES = SCENES.map(([name, ms]) => ({ name, ms: typeof ms === 'function' ? ms(5000) : ms }));

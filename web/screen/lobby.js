@@ -106,7 +106,7 @@ function start(mode) {
     stopAttract();
     if (mode === 'lobby') { skipped = true; onChange(); }
   };
-  const l = createAttract(inner, { lang: document.documentElement.lang === 'fr' ? 'fr' : 'en', onEnd, timing: timing() });
+  const l = createAttract(inner, { lang: document.documentElement.lang === 'fr' ? 'fr' : 'en', onEnd, timing });
   loop.loop = l;
   l.start();
 }
