@@ -52,6 +52,16 @@ FITS = """() => {
   const top = box.querySelector('.att-top').getBoundingClientRect();
   const plate = box.querySelector('.att-plate[data-seat="2"]').getBoundingClientRect();
   if (top.right > plate.left && top.bottom > plate.top) bad.push('title under the top plate');
+  // the phone's tag meets neither the title block nor a card
+  const phone = box.querySelector('.att-phone');
+  if (phone && !phone.hidden) {
+    const p = phone.getBoundingClientRect();
+    for (const e of box.querySelectorAll('.att-top, .att-card')) {
+      const r = e.getBoundingClientRect();
+      if (r.left < p.right - 1 && p.left < r.right - 1 && r.top < p.bottom - 1 && p.top < r.bottom - 1)
+        bad.push(`phone tag over ${e.className} ${e.textContent}`);
+    }
+  }
   // nothing drawn over the Skip button
   const skip = box.querySelector('.att-skip').getBoundingClientRect();
   for (const e of box.querySelectorAll('.att-bubble, .att-plate, .att-card, .att-sign, .att-phone')) {

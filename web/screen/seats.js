@@ -184,7 +184,10 @@ function fitNames(names) {
 function place(n, lobby, W, H) {
   const [rx, ry] = lobby ? [44, 42] : [43, 41];
   for (const [seat, p] of plates) {
-    const pos = seatPosition(seat, n, rx, ry);
+    let pos = seatPosition(seat, n, rx, ry);
+    // The lobby at eight seats: the diagonal plates go to the table's corners, level with the top and bottom
+    // plates, so that the middle keeps room for the attract loop (still in seat order, partners still opposite).
+    if (lobby && n === 8 && seat % 2 === 1) pos = { x: pos.x < 50 ? 50 - rx : 50 + rx, y: pos.y < 50 ? 50 - ry : 50 + ry };
     const w = p.node.offsetWidth;
     const h = p.node.offsetHeight;
     const x = Math.min(Math.max((pos.x / 100) * W, w / 2 + 4), W - w / 2 - 4);
