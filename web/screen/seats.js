@@ -80,7 +80,7 @@ export function renderSeats(controls) {
     if (patch(p.head, `${s.team}|${nameText}`, () => {
       p.shape.textContent = TEAM_SHAPES[s.team];
       p.name.textContent = nameText;
-      p.name.classList.remove('long', 'longer');
+      p.name.classList.remove('long', 'longer', 'longest');
     })) { redrawnNames.push(p.name); resized = true; }
 
     const level = bots[s.seat] || bots[String(s.seat)] || '';
@@ -124,7 +124,7 @@ export function renderSeats(controls) {
   const layout = `${n}|${group}|${W}|${H}`;
   if (layout !== placed) {
     // The plates' widths depend on the phase and the seat count: every name is measured again.
-    for (const p of plates.values()) { p.name.classList.remove('long', 'longer'); redrawnNames.push(p.name); }
+    for (const p of plates.values()) { p.name.classList.remove('long', 'longer', 'longest'); redrawnNames.push(p.name); }
   }
   fitNames([...new Set(redrawnNames)]);
   if (resized || layout !== placed) {
@@ -169,15 +169,18 @@ function drawMeta(meta, s, { freed, level, lamp, emoji, ready, lobby, view }) {
   if (ready) meta.append(el('span', `ready-tag ${ready === 'y' ? 'yes' : 'no'}`, ready === 'y' ? `✓ ${t('ready')}` : t('choosing')));
 }
 
-// A name that does not fit its plate on one line goes to two lines of smaller type, then smaller still: at
-// 8 seats a 20-character name must stay readable from the sofa. Only the names just redrawn are measured.
+// A name that does not fit its plate on one line goes to two lines of smaller type, then smaller still, in
+// two steps: at 8 seats a 20-character name must stay readable from the sofa (a hyphen can leave a long word
+// and the surname together on the second line: "Marie-" / "Bénédicte Roux"). Only the names just redrawn are
+// measured.
 function fitNames(names) {
   if (!names.length) return;
   const cut = (x) => x.scrollWidth > x.clientWidth + 1 || x.scrollHeight > x.clientHeight + 1;
-  const long = names.filter(cut);
-  for (const x of long) x.classList.add('long');
-  const longer = long.filter(cut);
-  for (const x of longer) x.classList.add('longer');
+  let left = names;
+  for (const cls of ['long', 'longer', 'longest']) {
+    left = left.filter(cut);
+    for (const x of left) x.classList.add(cls);
+  }
 }
 
 // Each plate on the oval, kept inside the table area (reveal plates are taller than the oval's margin).
