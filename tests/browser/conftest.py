@@ -92,6 +92,26 @@ def tv_context(chromium):
     context.close()
 
 
+@pytest.fixture
+def phone_page(chromium):
+    """``phone_page(server, seat=None, name="", size=(390, 844), lang="en", fresh=False, path="/")``: a phone page
+    (``PhonePage`` of tests/browser/qa_helpers.py) in a touch context of its own, seated by tapping when ``seat`` is
+    given; ``fresh``, a device that never played. Every context it opened is closed after the test."""
+    from .qa_helpers import open_phone
+    from .qa_helpers import phone_context as new_context
+
+    contexts = []
+
+    def open_page(server, seat=None, name="", *, size=(390, 844), lang="en", fresh=False, path="/"):
+        context = new_context(chromium, size, lang, fresh)
+        contexts.append(context)
+        return open_phone(context, server, seat, name, path)
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
 @pytest.fixture(scope="session")
 def screenshot_dir() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -1,5 +1,6 @@
 """Helpers for the cross-page scenarios (tests/browser/test_evening.py, tests/browser/test_first_game.py): the TV
-page and phone pages of one real table, side by side, with raw socket phones on the other seats.
+page and phone pages of one real table, side by side, with raw socket phones on the other seats. The tests open
+their phone pages through the ``phone_page`` fixture (tests/browser/conftest.py), which closes them afterwards.
 
 Screenshots are named ``qa-<scenario>-<what>.png`` in ``screenshots/``.
 """
@@ -80,6 +81,13 @@ def open_phone(context: Any, server: Any, seat: int | None = None, name: str = "
     return phone
 
 
+def socket_phone(server: Any, seat: int, name: str) -> Any:
+    """A player with no page: a raw socket phone, seated under ``name``."""
+    phone = server.phone()
+    phone.join(seat, name)
+    return phone
+
+
 def open_tv(context: Any, server: Any) -> ScreenPage:
     """The host's TV page (it proved the host secret)."""
     tv = ScreenPage(context, server.screen_url(host=True))
@@ -126,6 +134,12 @@ def ready_pages(pages: list[PhonePage], sockets: list[Any], rnd: int = 1) -> Non
         assert s.act("ready")["type"] in ("ok", "refused")
     for p in pages:
         expect(p.page.locator("#screen-play")).to_be_visible(timeout=15000)
+
+
+def start_on_tv(tv: ScreenPage, pages: list[PhonePage], sockets: list[Any]) -> None:
+    """The host taps Start on the TV and everybody gets ready: the first round is on."""
+    tv.page.click("#start-slot .start-game")
+    ready_pages(pages, sockets)
 
 
 def seconds(clock: str) -> int:

@@ -32,6 +32,8 @@ from quatro_party.protocol import (
     to_command,
 )
 
+from .fuzz_messages import FIELDS, TYPES, json_values
+
 # --- the reference: the parser before the fast paths --------------------------------
 
 
@@ -236,32 +238,9 @@ _scalars = st.one_of(
     st.sampled_from(["🍍", "🐳", "x" * 200, 10**40]),
     st.floats(allow_nan=False),
 )
-_values = st.recursive(
-    _scalars,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
-    max_leaves=4,
-)
-_types = st.sampled_from(["hello", "join", "leave", *PHONE_ACTION_TYPES, *HOST_ACTION_TYPES, "nope", ""])
-_keys = st.sampled_from(
-    [
-        "seat",
-        "name",
-        "card",
-        "place",
-        "expected",
-        "sign",
-        "emoji",
-        "confirmed",
-        "team",
-        "accept",
-        "count",
-        "level",
-        "token",
-        "id",
-        "type",
-        *BOT_LEVELS,
-    ]
-)
+_values = json_values(_scalars, max_leaves=4)
+_types = st.sampled_from([*TYPES, ""])
+_keys = st.sampled_from([*FIELDS, "type", *BOT_LEVELS])
 
 
 @settings(max_examples=1500, deadline=None)

@@ -11,10 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quatro_party.protocol import HOST_ACTION_TYPES, PHONE_ACTION_TYPES
 from quatro_party.server.connection import Connection
 from quatro_party.server.testing import FakeClock
 from quatro_party.server.testing import TestingTable as Table
+
+from .fuzz_messages import FIELDS, TYPES, json_values
 
 
 def _four_phones_started(live_server_factory: Any) -> tuple[FakeClock, Any, Any, list[Any]]:
@@ -129,33 +130,9 @@ _scalars = st.one_of(
     st.sampled_from(["🍍", "🐳", "x" * 200]),
     st.floats(allow_nan=True),
 )
-_values = st.recursive(
-    _scalars,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
-    max_leaves=6,
-)
-_types = st.sampled_from(["hello", "join", "leave", *PHONE_ACTION_TYPES, *HOST_ACTION_TYPES, "nope"])
-_fields = st.sampled_from(
-    [
-        "seat",
-        "name",
-        "card",
-        "place",
-        "expected",
-        "sign",
-        "emoji",
-        "confirmed",
-        "team",
-        "accept",
-        "count",
-        "level",
-        "token",
-        "host",
-        "id",
-        "bot_level",
-        "language",
-    ]
-)
+_values = json_values(_scalars, max_leaves=6)
+_types = st.sampled_from(TYPES)
+_fields = st.sampled_from([*FIELDS, "host", "bot_level", "language"])
 _messages = st.one_of(
     st.builds(lambda t, f: json.dumps({"type": t, **f}), _types, st.dictionaries(_fields, _values, max_size=4)),
     st.text(max_size=40),

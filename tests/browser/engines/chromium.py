@@ -4,12 +4,13 @@ one test runs the phone's main flow in all three engines."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
+from .base import Engine
 
-class Chromium:
+
+class Chromium(Engine):
     """A touch-enabled phone context of the session's Chromium (see tests/browser/conftest.py)."""
 
     def __init__(self, browser: Any) -> None:
@@ -40,19 +41,6 @@ class Chromium:
 
     def js(self, expression: str) -> Any:
         return json.loads(self.page.evaluate(f"async () => JSON.stringify(await ({expression}))") or "null")
-
-    def wait(self, expression: str, timeout: float = 10.0, what: str = "") -> Any:
-        end = time.monotonic() + timeout
-        last = None
-        while time.monotonic() < end:
-            try:
-                last = self.js(expression)
-            except Exception:  # noqa: BLE001 - the page is navigating
-                last = None
-            if last:
-                return last
-            time.sleep(0.1)
-        raise AssertionError(f"timed out waiting for {what or expression} (last: {last!r})")
 
     def tap(self, selector: str, hold_ms: int = 0) -> None:
         loc = self.page.locator(selector)

@@ -24,6 +24,8 @@ from typing import Any
 
 import websocket
 
+from .base import Engine
+
 FIREFOX = os.environ.get("QUATRO_FIREFOX") or shutil.which("firefox-esr") or "/usr/bin/firefox-esr"
 PHONE_HOST = "party.test"
 
@@ -75,8 +77,10 @@ class BiDiError(RuntimeError):
     """A command the browser answered with an error."""
 
 
-class Firefox:
+class Firefox(Engine):
     """One headless Firefox and one BiDi session on it; :meth:`page` gives the one tab, sized like a phone."""
+
+    NAVIGATING = (BiDiError,)
 
     def __init__(self, executable: str = FIREFOX) -> None:
         # websocket-client (Selenium's dependency) sends Host with the port and can leave Origin out, as BiDi wants
@@ -189,20 +193,6 @@ class Firefox:
             raise BiDiError(f"script: {res['exceptionDetails'].get('text')}")
         value = res["result"].get("value")
         return None if value is None else json.loads(value)
-
-    def wait(self, expression: str, timeout: float = 10.0, what: str = "") -> Any:
-        """Poll a JavaScript expression until it is truthy; its value."""
-        end = time.monotonic() + timeout
-        last = None
-        while time.monotonic() < end:
-            try:
-                last = self.js(expression)
-            except BiDiError:
-                last = None  # the page is navigating
-            if last:
-                return last
-            time.sleep(0.1)
-        raise AssertionError(f"timed out waiting for {what or expression} (last: {last!r})")
 
     def center(self, selector: str) -> tuple[float, float]:
         box = self.js(

@@ -13,9 +13,10 @@ import json
 import os
 import shutil
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
+
+from .base import Engine
 
 WEBDRIVER = os.environ.get("QUATRO_WEBKITWEBDRIVER") or shutil.which("WebKitWebDriver") or "/usr/bin/WebKitWebDriver"
 MINIBROWSER = os.environ.get("QUATRO_MINIBROWSER") or "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
@@ -53,7 +54,7 @@ class Xvfb:
             self.proc.kill()
 
 
-class WebKit:
+class WebKit(Engine):
     """One MiniBrowser window on a private display, driven through WebKitWebDriver."""
 
     def __init__(self, display: str) -> None:
@@ -90,19 +91,6 @@ class WebKit:
         if isinstance(out, dict) and "__error" in out:
             raise RuntimeError(out["__error"])
         return out
-
-    def wait(self, expression: str, timeout: float = 10.0, what: str = "") -> Any:
-        end = time.monotonic() + timeout
-        last = None
-        while time.monotonic() < end:
-            try:
-                last = self.js(expression)
-            except Exception:  # noqa: BLE001 - the page is navigating
-                last = None
-            if last:
-                return last
-            time.sleep(0.1)
-        raise AssertionError(f"timed out waiting for {what or expression} (last: {last!r})")
 
     def _element(self, selector: str) -> Any:
         from selenium.webdriver.common.by import By
