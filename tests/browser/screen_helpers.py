@@ -252,3 +252,43 @@ SELF_CHECK = """() => {
 def self_check(page: Page) -> list[str]:
     """The layout self-check's findings (empty when the page fits)."""
     return page.evaluate(SELF_CHECK)
+
+
+#: The lobby's attract loop, read from the sofa: its caption at least CAPTION_LEAST of the window's height, the
+#: little table's names at least NAME_LEAST, and its box clear of every seat plate, the QR code, the join column,
+#: the lobby's controls and the top bar.
+CAPTION_LEAST = 0.024
+NAME_LEAST = 0.018
+ATTRACT_CHECK = """([captionLeast, nameLeast]) => {
+  const out = [];
+  const box = document.querySelector('#attract');
+  if (!box || box.hidden || !box.querySelector('.att-caption')) return ['no attract loop'];
+  const H = innerHeight, W = innerWidth;
+  const size = (e) => parseFloat(getComputedStyle(e).fontSize);
+  const caption = box.querySelector('.att-caption');
+  if (size(caption) < captionLeast * H - 0.01)
+    out.push(`caption ${size(caption).toFixed(1)} px < ${(captionLeast * 100).toFixed(1)} % of ${H}`);
+  for (const n of box.querySelectorAll('.att-name'))
+    if (size(n) < nameLeast * H - 0.01) out.push(`name ${n.textContent} ${size(n).toFixed(1)} px < ${(nameLeast * 100).toFixed(1)} % of ${H}`);
+  const r = box.getBoundingClientRect();
+  if (r.width < 100 || r.height < 100) out.push('attract box too small: ' + JSON.stringify([r.width, r.height]));
+  if (r.left < 0 || r.top < 0 || r.right > W || r.bottom > H) out.push('attract box outside the window');
+  const meet = (p, q) => p.left < q.right - 1 && q.left < p.right - 1 && p.top < q.bottom - 1 && q.top < p.bottom - 1;
+  const others = '.seat, .qr-frame, #join > *, #start-slot > *, #host-bar > *, #corner > *, #bar > *';
+  for (const e of document.querySelectorAll(others)) {
+    const q = e.getBoundingClientRect();
+    if (q.width && q.height && meet(r, q)) out.push(`attract over ${e.id || e.className} "${e.textContent.trim().slice(0, 20)}"`);
+  }
+  const band = box.querySelector('.att-band').getBoundingClientRect();
+  const cap = caption.getBoundingClientRect();
+  if (cap.top < band.top - 1 || cap.bottom > band.bottom + 1 || cap.right > band.right + 1 || cap.left < band.left - 1)
+    out.push('caption out of its band');
+  if (band.top < r.top - 1 || band.bottom > r.bottom + 1 || band.left < r.left - 1 || band.right > r.right + 1)
+    out.push('band out of the attract box');
+  return out;
+}"""
+
+
+def attract_check(page: Page) -> list[str]:
+    """What keeps the lobby's attract loop from being read from the sofa (empty when it can be)."""
+    return page.evaluate(ATTRACT_CHECK, [CAPTION_LEAST, NAME_LEAST])

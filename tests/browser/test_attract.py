@@ -52,6 +52,16 @@ FITS = """() => {
   const top = box.querySelector('.att-top').getBoundingClientRect();
   const plate = box.querySelector('.att-plate[data-seat="2"]').getBoundingClientRect();
   if (top.right > plate.left && top.bottom > plate.top) bad.push('title under the top plate');
+  // the phone's tag meets neither the title block nor a card
+  const phone = box.querySelector('.att-phone');
+  if (phone && !phone.hidden) {
+    const p = phone.getBoundingClientRect();
+    for (const e of box.querySelectorAll('.att-top, .att-card')) {
+      const r = e.getBoundingClientRect();
+      if (r.left < p.right - 1 && p.left < r.right - 1 && r.top < p.bottom - 1 && p.top < r.bottom - 1)
+        bad.push(`phone tag over ${e.className} ${e.textContent}`);
+    }
+  }
   // nothing drawn over the Skip button
   const skip = box.querySelector('.att-skip').getBoundingClientRect();
   for (const e of box.querySelectorAll('.att-bubble, .att-plate, .att-card, .att-sign, .att-phone')) {
@@ -242,6 +252,51 @@ def test_every_caption_fits_in_the_lobby_box(chromium, site, lang):
             seen.add(page.evaluate("document.querySelector('.att-caption').dataset.key"))
             page.wait_for_timeout(40)
         assert len(seen) >= 12, seen
+        assert errors == []
+    finally:
+        context.close()
+
+
+# Each Blue flash in the 'channel' scene, as the page's (fake) clock saw it.
+WATCH_BURSTS = """() => {
+  window.flashes = [];
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes)
+      if (n.nodeType === 1 && n.matches('.att-burst')) window.flashes.push(Date.now());
+  }).observe(document.getElementById('attract'), { subtree: true, childList: true });
+}"""
+
+
+@pytest.mark.live_server(seats=4, time_scale=0.5)
+def test_r18_the_lobby_loop_flashes_at_the_views_emission_period(live_server, chromium):
+    """R18 as the host runs it: at time scale 0.5 the view's emission period is 2.5 s, and the lobby's loop
+    says so and flashes Ana's sign at that pace (the page knows no period of its own). The page's clock is
+    Playwright's fake one, stepped by hand, so the gaps are exact however busy the machine."""
+    period = live_server.table.call(lambda: live_server.table.game.timing.emission_period)
+    assert period == 2.5
+    context = chromium.new_context(viewport={"width": 1920, "height": 1080}, locale="en-US")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.clock.install()
+        page.goto(live_server.screen_url())
+        page.wait_for_function("window.quatroScreen.view && window.quatroScreen.view.timing.emission_period === 2.5")
+        page.wait_for_selector("#attract.lobby .att-caption")
+        page.clock.pause_at(page.evaluate("Date.now()") + 100)
+        page.evaluate(WATCH_BURSTS)
+        caption = page.locator("#attract .att-caption")
+        for _ in range(60):  # intro, then swap: the channel scene opens within 20 s of the loop's time
+            if caption.get_attribute("data-key") == "channel":
+                break
+            page.clock.run_for(500)
+        assert caption.get_attribute("data-key") == "channel"
+        assert "every 2.5 s" in caption.inner_text()
+        page.clock.run_for(9000)
+        flashes = page.evaluate("window.flashes")
+        assert len(flashes) >= 2, flashes
+        gaps = {b - a for a, b in zip(flashes, flashes[1:], strict=False)}
+        assert gaps == {2500}, flashes
         assert errors == []
     finally:
         context.close()

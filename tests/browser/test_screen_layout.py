@@ -5,6 +5,8 @@ with DPR 2, through the lobby, the sign phase, play at 8 seats, the reveal and i
 the settings and host panels, the layout
 self-check (``screen_helpers.SELF_CHECK``) finds nothing outside the viewport, no unwanted overlap, no cut text,
 every visible button clickable at its centre and the centre cards' rank at least 11 % of the screen's height.
+In the lobby, at 4, 6 and 8 seats, the attract loop is read from the sofa: its caption at least 2.4 % of the
+window's height, its little table's names at least 1.8 %, its box clear of the plates, the QR code and the controls.
 Screenshots: ``screenshots/layout-<phase>-<W>x<H>@<DPR>.png``.
 Rules cited: R1–R2 (seats around the table), R11 (ready), R22 (a call), R26 (reveal), R34 (game over).
 """
@@ -18,10 +20,12 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from quatro_party.server.botstub import StubBot
 
-from .screen_helpers import SIZES, ScreenPage, self_check
+from .screen_helpers import SIZES, ScreenPage, attract_check, self_check
 
 PUBLIC = "party.test"
-NAMES = {0: "Maximilien-Alexandre", 4: "Wolfgang Amadeus Moz"}
+# The longest names a party brings (20 characters, R3): one a hyphen splits so that the long word and the surname
+# share the second line, on a diagonal plate, the narrowest.
+NAMES = {0: "Maximilien-Alexandre", 3: "Marie-Bénédicte Roux", 4: "Wolfgang Amadeus Moz"}
 
 
 def assert_ok(reply: dict[str, Any]) -> None:
@@ -70,6 +74,8 @@ class Screens:
                 except PlaywrightTimeout:
                     pass
                 found += [f"{phase} {w}x{h}@{dpr}: {p}" for p in self_check(page)]
+                if phase.startswith("lobby"):
+                    found += [f"{phase} {w}x{h}@{dpr}: {p}" for p in attract_check(page)]
                 page.screenshot(path=str(folder / f"layout-{phase}-{w}x{h}@{dpr}.png"))
             found += [f"{phase}: page error {e}" for e in screen.errors]
         return found
@@ -105,7 +111,8 @@ def test_layout_fits_every_screen_in_every_phase(live_server, chromium, screensh
 
         assert_ok(host.host("start_game"))
         screens.wait("document.body.dataset.phase === 'sign'")
-        assert_ok(phones[4].act("ready"))  # seat 0 keeps the sign phase open
+        for seat in (3, 4):
+            assert_ok(phones[seat].act("ready"))  # seat 0 keeps the sign phase open
         problems += screens.check("sign", screenshot_dir)
 
         assert_ok(phones[0].act("ready"))
@@ -146,6 +153,24 @@ def test_layout_fits_every_screen_in_every_phase(live_server, chromium, screensh
         assert_ok(phones[0].act("call_quatro"))
         screens.wait("document.body.dataset.phase === 'over'")
         problems += screens.check("over", screenshot_dir)
+    finally:
+        screens.close()
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("seats", [4, 6])
+def test_lobby_fits_every_screen_at_fewer_seats(live_server_factory, chromium, screenshot_dir, seats):
+    """R1–R2: the lobby's self-check and the attract loop's at 4 and 6 seats, a long name on a phone."""
+    live_server = live_server_factory(seats=seats, public_host=PUBLIC, bot_factory=StubBot)
+    live_server.phone().join(0, NAMES[0])
+    live_server.phone().join(seats // 2, NAMES[4])  # partners, the long names top and bottom
+    host = live_server.screen()
+    assert_ok(host.host("add_bot", seat=1))
+    screens = Screens(chromium, live_server.screen_url(host=True))
+    try:
+        screens.wait("document.querySelectorAll('.seat.kind-bot').length === 1")
+        problems = screens.check(f"lobby-{seats}", screenshot_dir)
     finally:
         screens.close()
     assert problems == [], "\n".join(problems)

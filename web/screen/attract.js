@@ -12,8 +12,9 @@
 // `prefers-reduced-motion` media query: then nothing moves, scales or turns: every change is a fade (no CSS
 // transform anywhere). `onEnd()` is called when the viewer presses the visible "Skip" button (after stop()); the
 // loop itself never ends: after the last scene it starts again. `speed` (default 1) runs the whole loop faster
-// (tests, previews). `timing` is the view's timing: its `emission_period` is the one the captions say. The module needs no server: it is a scripted round, not a game; its stylesheet
-// (attract.css, beside it) is linked into the document on first use.
+// (tests, previews). `timing` is the view's timing (or a function returning the current one): its `emission_period` is the one the
+// captions say and the pace at which the demonstrated channel flashes. The module needs no server: it is a
+// scripted round, not a game; its stylesheet (attract.css, beside it) is linked into the document on first use.
 //
 // The story (about 80 s): partners sit opposite; everybody swaps with the centre; Ana builds a carré; she takes
 // her channel and flashes Blue's sign, which everybody sees; her partner Chloé holds Quatro!; the reveal. Next
@@ -82,8 +83,8 @@ const DEALS = [
     centre: ['A♣', 'Q♦', 'K♣', '10♦'], signs: ['🍄', '🚀'] },
 ];
 
-// Scenes: [name, duration in ms, function(scene) scheduling its steps]. Each starts from a complete state, so
-// start(name) can open at any scene.
+// Scenes: [name, duration in ms (or a function of the emission period in ms), function(scene) scheduling its
+// steps]. Each starts from a complete state, so start(name) can open at any scene.
 const SCENES = [
   ['intro', 8000, (s) => {
     s.state({ deal: 0, scores: [0, 0] });
@@ -99,13 +100,14 @@ const SCENES = [
     s.at(6200, () => s.swap(0, 'J♦', 3));
     s.at(7200, () => { s.carre(0, true); s.caption('carre'); });
   }],
-  ['channel', 11000, (s) => {
+  // A held channel flashes once per emission period (R18): the flashes keep the view's pace, and the scene lasts
+  // long enough to show a second one however long the host made the period.
+  ['channel', (period) => Math.max(11000, 2200 + period + 2000), (s) => {
     s.state({ deal: 0, swaps: [[0, '10♣', 0], [3, '10♦', 1], [0, 'J♦', 3]], scores: [0, 0], focus: 0, carre: [0] });
     s.caption('channel');
     s.at(900, () => s.lamp(0, true));
-    s.at(2200, () => s.burst(0, '🦊'));
+    for (let at = 2200; at === 2200 || at <= s.length - 1700; at += s.period) s.at(at, () => s.burst(0, '🦊'));
     s.at(5200, () => s.caption('everybody'));
-    s.at(7200, () => s.burst(0, '🦊'));
   }],
   ['quatro', 6500, (s) => {
     s.state({ deal: 0, swaps: [[0, '10♣', 0], [3, '10♦', 1], [0, 'J♦', 3]], scores: [0, 0], focus: 2, carre: [0],
@@ -154,29 +156,57 @@ const SCENES = [
 
 // Two layouts, each designed at a base size and scaled to the root's size: `full` for a root as large as the
 // TV's table area (a little table of its own, felt included), `compact` for a box between the TV's own seat
-// plates (about 600×440 at 1920×1080: no felt, it lies on the TV's; fewer, larger words).
+// plates (about 700×490 at 1920×1080: no felt, it lies on the TV's; fewer, larger words). `tableH` is the least
+// height the table above the caption band takes at scale 1 (compact: the phone tag sits beside a hand, not
+// between it and the centre, so the table packs tighter).
 const LAYOUTS = {
   full: {
-    baseW: 1300, baseH: 900, captionH: 128, mini: { w: 58, h: 82, gap: 6 }, big: { w: 112, h: 160, gap: 18 },
+    baseW: 1300, baseH: 900, tableH: 772, captionFont: 30,
+    mini: { w: 58, h: 82, gap: 6 }, big: { w: 112, h: 160, gap: 18 },
     plate: { w: 250, h: 92 }, plateTop: 64, plateBottom: 54, plateSide: 150, handGap: 12,
     burst: 220, bubble: { w: 230, h: 70 }, badge: 68, phone: { w: 300, h: 30, gap: 20 },
   },
   compact: {
-    baseW: 600, baseH: 440, captionH: 86, mini: { w: 30, h: 42, gap: 4 }, big: { w: 58, h: 82, gap: 8 },
+    baseW: 600, baseH: 440, tableH: 310, captionFont: 21,
+    mini: { w: 30, h: 42, gap: 4 }, big: { w: 58, h: 82, gap: 8 },
     plate: { w: 150, h: 46 }, plateTop: 26, plateBottom: 26, plateSide: 80, handGap: 6,
     burst: 110, bubble: { w: 140, h: 42 }, badge: 40, phone: { w: 190, h: 22, gap: 12 },
   },
 };
-// Below this root size the compact layout reads better than the full one shrunk.
+// Below this root size the compact layout reads better than the full one shrunk. The size is in pixels of a
+// 1920×1080 window: the TV page scales itself to the window, so a box is small or large relative to it (the
+// same box is 600 px wide at 1080p and 1200 px at 4K, and must get the same layout).
 const COMPACT_BELOW = { w: 900, h: 650 };
+const WINDOW = { w: 1920, h: 1080 };
+// The caption is what the room reads, from a sofa 3 m away: never smaller than this share of the window's height,
+// however small the box. The band grows to hold it and the little table shrinks instead.
+const CAPTION_LEAST = 0.025;
+// Every sentence the band shows: the band is as tall as the tallest needs, so the table never jumps between scenes.
+const CAPTIONS = ['intro', 'swap', 'carre', 'channel', 'everybody', 'quatro', 'reveal_quatro', 'round2', 'crack',
+  'contre', 'reveal_contre', 'round3', 'bait', 'reveal_decoy', 'outro'];
 
-function ensureStyles() {
+// The stylesheet, linked once; `onLoad` runs when it applies (at once if it already does): what was measured
+// before it did (the caption band) must be measured again.
+let styles = null;
+function ensureStyles(onLoad) {
   const href = new URL('./attract.css', import.meta.url).href;
-  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) return;
-  const link = document.createElement('link');
-  link.rel = 'stylesheet';
-  link.href = href;
-  document.head.append(link);
+  if (!styles) {
+    styles = [...document.querySelectorAll('link[rel="stylesheet"]')].find((l) => l.href === href);
+    if (styles && styles.sheet) styles.loaded = Promise.resolve();
+  }
+  if (!styles) {
+    styles = document.createElement('link');
+    styles.rel = 'stylesheet';
+    styles.href = href;
+  }
+  if (!styles.loaded) {
+    styles.loaded = new Promise((resolve) => {
+      styles.addEventListener('load', resolve, { once: true });
+      styles.addEventListener('error', resolve, { once: true });
+    });
+    if (!styles.isConnected) document.head.append(styles);
+  }
+  styles.loaded.then(onLoad);
 }
 
 function el(tag, cls, text) {
@@ -190,8 +220,15 @@ function rankOf(card) { return card.slice(0, -1); }
 function suitOf(card) { return card.slice(-1); }
 
 export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed = 1, timing = {} } = {}) {
-  // The table's own emission period (the view's timing) when the caller has one, else the rules' default.
-  const period = Math.round((timing && timing.emission_period) || 5);
+  // The table's own emission period, read from the view's timing each time it is shown (the host may relax the
+  // timers while the loop plays); the rules' default only for a caller with no view at all (a preview).
+  const timingNow = typeof timing === 'function' ? timing : () => timing;
+  const periodMs = () => {
+    const p = Number((timingNow() || {}).emission_period);
+    return p > 0 ? p * 1000 : 5000;
+  };
+  // "2.5" in English, "2,5" in French; never rounded to a number the table does not use
+  const periodText = () => String(Number((periodMs() / 1000).toFixed(2))).replace('.', current === 'fr' ? ',' : '.');
   const reduced = reducedMotion ?? (typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches);
   let current = lang === 'fr' ? 'fr' : 'en';
   let running = false;
@@ -202,10 +239,11 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
   let captionKey = null;
   let sceneIndex = 0;
   let resizer = null;
+  let bandFit = { key: '', h: 0 }; // the band's height for a language, caption size and width
 
   const tr = (key, vars = {}) => {
     const s = (TEXT[current] || TEXT.en)[key];
-    return typeof s === 'function' ? s({ period, ...vars }) : s;
+    return typeof s === 'function' ? s({ period: periodText(), ...vars }) : s;
   };
 
   function after(ms, fn) {
@@ -216,16 +254,45 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
     timers.add(id);
   }
 
+  // The caption's size first (the layout's own, or the readable least), then the band it needs, then the scale
+  // of the little table in what is left above it.
   function scale() {
     const r = root.getBoundingClientRect();
-    const L = r.width < COMPACT_BELOW.w || r.height < COMPACT_BELOW.h ? LAYOUTS.compact : LAYOUTS.full;
-    return { W: r.width, H: r.height, L, s: Math.min(r.width / L.baseW, r.height / L.baseH) || 1 };
+    const k = Math.min(window.innerWidth / WINDOW.w, window.innerHeight / WINDOW.h) || 1;
+    const L = r.width < COMPACT_BELOW.w * k || r.height < COMPACT_BELOW.h * k ? LAYOUTS.compact : LAYOUTS.full;
+    const s0 = Math.min(r.width / L.baseW, r.height / L.baseH) || 1;
+    const font = Math.max(L.captionFont * s0, CAPTION_LEAST * window.innerHeight);
+    const margin = L === LAYOUTS.full ? { side: 20 * s0, bottom: 8 * s0 } : { side: 0, bottom: 0 };
+    const bandH = bandHeight(font, r.width, margin.side);
+    const T = r.height - bandH - margin.bottom;
+    const s = Math.min(r.width / L.baseW, T / L.tableH) || 1;
+    return { W: r.width, H: r.height, T, L, s, font, bandH, margin };
+  }
+
+  // The tallest of the language's sentences at this size and width (measured in the band itself, once per change).
+  function bandHeight(font, width, side) {
+    const b = parts.band;
+    if (!b) return 0;
+    const key = `${current}|${font.toFixed(2)}|${Math.round(width - 2 * side)}|${periodText()}`;
+    if (bandFit.key === key) return bandFit.h;
+    const c = parts.caption;
+    const shown = c.textContent;
+    b.style.fontSize = `${font}px`;
+    b.style.left = b.style.right = `${side}px`;
+    b.style.height = 'auto';
+    let h = 0;
+    for (const k of CAPTIONS) {
+      c.textContent = tr(k);
+      h = Math.max(h, b.offsetHeight);
+    }
+    c.textContent = shown;
+    bandFit = { key, h };
+    return h;
   }
 
   // --- geometry -------------------------------------------------------------------------------------------
   function geometry() {
-    const { W, H, L, s } = scale();
-    const T = H - L.captionH * s; // the table's height, above the caption band
+    const { W, H, T, L, s, font, bandH, margin } = scale(); // T: the table's height, above the caption band
     const P = L.plate;
     const plate = [
       { x: W / 2, y: T - L.plateBottom * s }, { x: L.plateSide * s, y: T / 2 },
@@ -251,7 +318,7 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
       // compact: beside the top hand, not the top plate, which shares its height with Skip
       { x: W / 2 + beside, y: L === LAYOUTS.full ? plate[2].y : handY[2] }, { x: plate[3].x, y: T / 2 - above },
     ];
-    return { W, H, T, s, L, plate, hand, place, burst, bubble };
+    return { W, H, T, s, L, plate, hand, place, burst, bubble, font, bandH, margin };
   }
 
   function put(node, x, y, w, h) {
@@ -289,11 +356,11 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
     band.append(caption, dots);
     box.append(felt, seats, cards, fx, top, skip, band);
     root.append(box);
-    parts = { felt, seats, cards, fx, title, scores, skip, caption, dots, plates: [], cardEls: new Map() };
-    // a late font (the emoji's) re-wraps the sentence: fit it again whenever its box changes
-    if (typeof ResizeObserver === 'function') {
-      parts.captionWatch = new ResizeObserver(() => fitCaption());
-      parts.captionWatch.observe(caption);
+    parts = { felt, seats, cards, fx, top, title, scores, skip, band, caption, dots, plates: [], cardEls: new Map() };
+    // a late font (the emoji's) re-wraps the sentences: measure the band again
+    if (document.fonts && document.fonts.addEventListener) {
+      parts.fontWatch = () => { bandFit = { key: '', h: 0 }; layout(false); };
+      document.fonts.addEventListener('loadingdone', parts.fontWatch);
     }
     for (let seat = 0; seat < 4; seat++) {
       const p = el('div', `att-plate team-${TEAM_OF[seat]}`);
@@ -345,7 +412,7 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
       box.querySelectorAll('.att-bubble').forEach((b) => { b.textContent = callText(b.dataset.call, Number(b.dataset.team)); });
     }
     if (captionKey) parts.caption.textContent = tr(captionKey);
-    fitCaption();
+    layout(false); // another language, other sentences: the band may change height
   }
 
   function callText(kind, team) {
@@ -357,10 +424,12 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
     if (!box || !model) return;
     const g = geometry();
     const { L } = g;
-    const resized = box.style.getPropertyValue('--s') !== String(g.s);
     box.style.setProperty('--s', String(g.s));
     box.classList.toggle('compact', L === LAYOUTS.compact);
-    if (resized) fitCaption();
+    Object.assign(parts.band.style, {
+      fontSize: `${g.font}px`, height: `${g.bandH}px`, left: `${g.margin.side}px`, right: `${g.margin.side}px`,
+      bottom: `${g.margin.bottom}px`,
+    });
     put(parts.felt, g.W / 2, g.T / 2, g.W - 40 * g.s, g.T - 16 * g.s);
     parts.plates.forEach(({ p }, seat) => put(p, g.plate[seat].x, g.plate[seat].y, L.plate.w * g.s, L.plate.h * g.s));
     const moves = [];
@@ -388,8 +457,18 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
       const r = g.hand(model.focus, 1.5);
       const below = model.focus === 0 ? -1 : 1;
       const w = L.phone.w * g.s;
-      const x = Math.min(Math.max(r.x, w / 2 + 2), g.W - w / 2 - 2); // a side seat's tag stays in the box
-      put(parts.phone, x, r.y + below * (r.h / 2 + L.phone.gap * g.s), w, L.phone.h * g.s);
+      const h = L.phone.h * g.s;
+      if (L === LAYOUTS.compact && model.focus % 2 === 0) {
+        // left of the bottom plate, or of the top hand (the top plate's row is the title's and Skip's), under
+        // the title block however many lines the language gives it
+        const half = model.focus === 0 ? L.plate.w / 2 : 2 * (L.mini.w + L.mini.gap);
+        const title = parts.top.offsetTop + parts.top.offsetHeight + L.phone.gap * g.s / 2 + h / 2;
+        const y = model.focus === 0 ? g.plate[0].y : Math.max(r.y, title);
+        put(parts.phone, Math.max(r.x - (half + L.phone.gap) * g.s - w / 2, w / 2 + 2), y, w, h);
+      } else {
+        const x = Math.min(Math.max(r.x, w / 2 + 2), g.W - w / 2 - 2); // a side seat's tag stays in the box
+        put(parts.phone, x, r.y + below * (r.h / 2 + L.phone.gap * g.s), w, h);
+      }
       parts.phone.hidden = false;
     } else {
       parts.phone.hidden = true;
@@ -410,22 +489,6 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
       put(b, g.plate[seat].x + side * (L.plate.w / 2 - 6) * g.s, g.plate[seat].y + up * (L.plate.h / 2 - 4) * g.s,
         L.badge * g.s, L.badge * g.s);
     });
-  }
-
-  // Two lines at most: a sentence longer than the band (a narrow box, a long French line) takes smaller type
-  // rather than spilling out of it.
-  function fitCaption() {
-    const c = parts.caption;
-    if (!c || !box) return;
-    c.style.fontSize = '';
-    const band = c.parentElement;
-    const room = band.clientHeight - parts.dots.offsetHeight - 12;
-    let size = parseFloat(getComputedStyle(c).fontSize);
-    const least = size * 0.7;
-    while (c.offsetHeight > room && size > least) {
-      size -= 1;
-      c.style.fontSize = `${size}px`;
-    }
   }
 
   function fade(node, from, to, ms = 450) {
@@ -463,7 +526,6 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
       captionKey = key;
       parts.caption.textContent = tr(key);
       parts.caption.dataset.key = key;
-      fitCaption();
       fade(parts.caption, 0, 1, 400);
     },
     partners(on) {
@@ -572,9 +634,12 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
   function runScene(i) {
     if (!running) return;
     sceneIndex = i;
-    const [name, duration, play] = SCENES[i];
+    const [name, length, play] = SCENES[i];
+    const duration = typeof length === 'function' ? length(periodMs()) : length;
     box.dataset.scene = name;
     [...parts.dots.children].forEach((d, k) => d.classList.toggle('on', k === i));
+    scene.length = duration;
+    scene.period = periodMs();
     play(scene);
     after(duration, () => runScene((i + 1) % SCENES.length));
   }
@@ -582,9 +647,10 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
   const api = {
     start(from) {
       api.stop();
-      ensureStyles();
       running = true;
       build();
+      const built = box;
+      ensureStyles(() => { if (box === built) { bandFit = { key: '', h: 0 }; layout(false); } });
       texts();
       const i = typeof from === 'string' ? SCENES.findIndex(([name]) => name === from) : 0;
       if (typeof ResizeObserver === 'function') {
@@ -599,7 +665,7 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
       timers = new Set();
       if (resizer) resizer.disconnect();
       resizer = null;
-      if (parts.captionWatch) parts.captionWatch.disconnect();
+      if (parts.fontWatch) document.fonts.removeEventListener('loadingdone', parts.fontWatch);
       if (box) {
         box.getAnimations({ subtree: true }).forEach((a) => a.cancel());
         box.remove();
@@ -618,4 +684,4 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
   return api;
 }
 
-export const ATTRACT_SCENES = SCENES.map(([name, ms]) => ({ name, ms }));
+export const ATTRACT_SCENES = SCENES.map(([name, ms]) => ({ name, ms: typeof ms === 'function' ? ms(5000) : ms }));

@@ -61,36 +61,55 @@ export function lobbyMiddle(lang) {
 }
 
 // The loop sizes itself from its box as the window sees it, so its box lives outside the scaled stage (#root),
-// placed over the table: in the lobby, the table's middle that no seat plate nor lobby control covers (the
-// box shrinks away from each plate it meets, on the side that costs it least); over the whole table for a replay.
+// placed over the table: in the lobby, the largest rectangle of the table's middle that no seat plate nor lobby
+// control covers (largest for the loop: the one it can draw biggest in, a 600×440 shape); over the whole table
+// for a replay.
 const CLEAR = '.seat, #start-slot > *, #corner > *, #host-bar > *';
+const LOOP_SHAPE = { w: 600, h: 440 };
 export function placeAttract() {
   const root = $('#attract');
   if (!loop) return;
   const t = $('#table').getBoundingClientRect();
   const m = Math.min(t.width, t.height) * 0.02;
-  const box = { left: t.left + m, top: t.top + m, right: t.right - m, bottom: t.bottom - m };
-  if (loop.mode !== 'replay') {
-    const gap = 10 * stageScale();
-    for (const e of document.querySelectorAll(CLEAR)) {
-      const r = e.getBoundingClientRect();
-      if (!r.width || !r.height || e.closest('#attract')) continue;
-      const o = { left: r.left - gap, top: r.top - gap, right: r.right + gap, bottom: r.bottom + gap };
-      if (o.left >= box.right || o.right <= box.left || o.top >= box.bottom || o.bottom <= box.top) continue;
-      const w = box.right - box.left;
-      const h = box.bottom - box.top;
-      // the area kept by each way out: above, below, left or right of the plate
-      const ways = [
-        ['top', (box.bottom - o.bottom) * w, o.bottom], ['bottom', (o.top - box.top) * w, o.top],
-        ['left', (box.right - o.right) * h, o.right], ['right', (o.left - box.left) * h, o.left],
-      ].sort((a, b) => b[1] - a[1]);
-      box[ways[0][0]] = ways[0][2];
-    }
-  }
+  let box = { left: t.left + m, top: t.top + m, right: t.right - m, bottom: t.bottom - m };
+  if (loop.mode !== 'replay') box = clearBox(box, 10 * stageScale());
   root.style.left = `${box.left}px`;
   root.style.top = `${box.top}px`;
   root.style.width = `${Math.max(0, box.right - box.left)}px`;
   root.style.height = `${Math.max(0, box.bottom - box.top)}px`;
+}
+
+// Every rectangle whose edges are the area's or an obstacle's is tried (a dozen obstacles at most: a few
+// thousand candidates); the one that fits the loop's shape at the largest scale wins, then the larger.
+function clearBox(area, gap) {
+  const obstacles = [];
+  for (const e of document.querySelectorAll(CLEAR)) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height || e.closest('#attract')) continue;
+    const o = { left: r.left - gap, top: r.top - gap, right: r.right + gap, bottom: r.bottom + gap };
+    if (o.left < area.right && o.right > area.left && o.top < area.bottom && o.bottom > area.top) obstacles.push(o);
+  }
+  const within = (v, lo, hi) => v >= lo && v <= hi;
+  const lefts = [area.left, ...obstacles.map((o) => o.right).filter((v) => within(v, area.left, area.right))];
+  const rights = [area.right, ...obstacles.map((o) => o.left).filter((v) => within(v, area.left, area.right))];
+  const tops = [area.top, ...obstacles.map((o) => o.bottom).filter((v) => within(v, area.top, area.bottom))];
+  const bottoms = [area.bottom, ...obstacles.map((o) => o.top).filter((v) => within(v, area.top, area.bottom))];
+  let best = null;
+  let bestScore = [-1, -1];
+  for (const left of lefts) for (const right of rights) {
+    if (right <= left) continue;
+    for (const top of tops) for (const bottom of bottoms) {
+      if (bottom <= top) continue;
+      const w = right - left;
+      const h = bottom - top;
+      const score = [Math.min(w / LOOP_SHAPE.w, h / LOOP_SHAPE.h), w * h];
+      if (score[0] < bestScore[0] || (score[0] === bestScore[0] && score[1] <= bestScore[1])) continue;
+      if (obstacles.some((o) => o.left < right && o.right > left && o.top < bottom && o.bottom > top)) continue;
+      best = { left, top, right, bottom };
+      bestScore = score;
+    }
+  }
+  return best || { left: area.left, top: area.top, right: area.left, bottom: area.top };
 }
 
 function start(mode) {
@@ -106,7 +125,7 @@ function start(mode) {
     stopAttract();
     if (mode === 'lobby') { skipped = true; onChange(); }
   };
-  const l = createAttract(inner, { lang: document.documentElement.lang === 'fr' ? 'fr' : 'en', onEnd, timing: timing() });
+  const l = createAttract(inner, { lang: document.documentElement.lang === 'fr' ? 'fr' : 'en', onEnd, timing });
   loop.loop = l;
   l.start();
 }

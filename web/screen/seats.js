@@ -80,7 +80,7 @@ export function renderSeats(controls) {
     if (patch(p.head, `${s.team}|${nameText}`, () => {
       p.shape.textContent = TEAM_SHAPES[s.team];
       p.name.textContent = nameText;
-      p.name.classList.remove('long', 'longer');
+      p.name.classList.remove('long', 'longer', 'longest');
     })) { redrawnNames.push(p.name); resized = true; }
 
     const level = bots[s.seat] || bots[String(s.seat)] || '';
@@ -124,7 +124,7 @@ export function renderSeats(controls) {
   const layout = `${n}|${group}|${W}|${H}`;
   if (layout !== placed) {
     // The plates' widths depend on the phase and the seat count: every name is measured again.
-    for (const p of plates.values()) { p.name.classList.remove('long', 'longer'); redrawnNames.push(p.name); }
+    for (const p of plates.values()) { p.name.classList.remove('long', 'longer', 'longest'); redrawnNames.push(p.name); }
   }
   fitNames([...new Set(redrawnNames)]);
   if (resized || layout !== placed) {
@@ -169,22 +169,28 @@ function drawMeta(meta, s, { freed, level, lamp, emoji, ready, lobby, view }) {
   if (ready) meta.append(el('span', `ready-tag ${ready === 'y' ? 'yes' : 'no'}`, ready === 'y' ? `✓ ${t('ready')}` : t('choosing')));
 }
 
-// A name that does not fit its plate on one line goes to two lines of smaller type, then smaller still: at
-// 8 seats a 20-character name must stay readable from the sofa. Only the names just redrawn are measured.
+// A name that does not fit its plate on one line goes to two lines of smaller type, then smaller still, in
+// two steps: at 8 seats a 20-character name must stay readable from the sofa (a hyphen can leave a long word
+// and the surname together on the second line: "Marie-" / "Bénédicte Roux"). Only the names just redrawn are
+// measured.
 function fitNames(names) {
   if (!names.length) return;
   const cut = (x) => x.scrollWidth > x.clientWidth + 1 || x.scrollHeight > x.clientHeight + 1;
-  const long = names.filter(cut);
-  for (const x of long) x.classList.add('long');
-  const longer = long.filter(cut);
-  for (const x of longer) x.classList.add('longer');
+  let left = names;
+  for (const cls of ['long', 'longer', 'longest']) {
+    left = left.filter(cut);
+    for (const x of left) x.classList.add(cls);
+  }
 }
 
 // Each plate on the oval, kept inside the table area (reveal plates are taller than the oval's margin).
 function place(n, lobby, W, H) {
   const [rx, ry] = lobby ? [44, 42] : [43, 41];
   for (const [seat, p] of plates) {
-    const pos = seatPosition(seat, n, rx, ry);
+    let pos = seatPosition(seat, n, rx, ry);
+    // The lobby at eight seats: the diagonal plates go to the table's corners, level with the top and bottom
+    // plates, so that the middle keeps room for the attract loop (still in seat order, partners still opposite).
+    if (lobby && n === 8 && seat % 2 === 1) pos = { x: pos.x < 50 ? 50 - rx : 50 + rx, y: pos.y < 50 ? 50 - ry : 50 + ry };
     const w = p.node.offsetWidth;
     const h = p.node.offsetHeight;
     const x = Math.min(Math.max((pos.x / 100) * W, w / 2 + 4), W - w / 2 - 4);
