@@ -254,12 +254,15 @@ def self_check(page: Page) -> list[str]:
     return page.evaluate(SELF_CHECK)
 
 
-#: The lobby's attract loop, read from the sofa: its caption at least CAPTION_LEAST of the window's height, the
-#: little table's names at least NAME_LEAST, and its box clear of every seat plate, the QR code, the join column,
-#: the lobby's controls and the top bar.
+#: The lobby's attract loop, read from the sofa: its caption at least CAPTION_LEAST of the window's height, its
+#: title TITLE_LEAST, the words and points of its score chips CHIP_LEAST, the little table's names NAME_LEAST; the
+#: title clear of the little table and Skip, the chips inside the caption band, and the box clear of every seat
+#: plate, the QR code, the join column, the lobby's controls and the top bar.
 CAPTION_LEAST = 0.024
+TITLE_LEAST = 0.021
+CHIP_LEAST = 0.019
 NAME_LEAST = 0.018
-ATTRACT_CHECK = """([captionLeast, nameLeast]) => {
+ATTRACT_CHECK = """([captionLeast, titleLeast, chipLeast, nameLeast]) => {
   const out = [];
   const box = document.querySelector('#attract');
   if (!box || box.hidden || !box.querySelector('.att-caption')) return ['no attract loop'];
@@ -270,6 +273,13 @@ ATTRACT_CHECK = """([captionLeast, nameLeast]) => {
     out.push(`caption ${size(caption).toFixed(1)} px < ${(captionLeast * 100).toFixed(1)} % of ${H}`);
   for (const n of box.querySelectorAll('.att-name'))
     if (size(n) < nameLeast * H - 0.01) out.push(`name ${n.textContent} ${size(n).toFixed(1)} px < ${(nameLeast * 100).toFixed(1)} % of ${H}`);
+  const title = box.querySelector('.att-title');
+  if (!title || size(title) < titleLeast * H - 0.01)
+    out.push(`title ${title ? size(title).toFixed(1) : 'missing'} px < ${(titleLeast * 100).toFixed(1)} % of ${H}`);
+  const chips = box.querySelectorAll('.att-score');
+  if (chips.length !== 2) out.push(`${chips.length} score chips`);
+  for (const n of box.querySelectorAll('.att-score .att-tname, .att-score .att-points'))
+    if (size(n) < chipLeast * H - 0.01) out.push(`score chip ${n.textContent} ${size(n).toFixed(1)} px < ${(chipLeast * 100).toFixed(1)} % of ${H}`);
   const r = box.getBoundingClientRect();
   if (r.width < 100 || r.height < 100) out.push('attract box too small: ' + JSON.stringify([r.width, r.height]));
   if (r.left < 0 || r.top < 0 || r.right > W || r.bottom > H) out.push('attract box outside the window');
@@ -285,10 +295,26 @@ ATTRACT_CHECK = """([captionLeast, nameLeast]) => {
     out.push('caption out of its band');
   if (band.top < r.top - 1 || band.bottom > r.bottom + 1 || band.left < r.left - 1 || band.right > r.right + 1)
     out.push('band out of the attract box');
+  for (const c of chips) {
+    const q = c.getBoundingClientRect();
+    if (q.top < band.top - 1 || q.bottom > band.bottom + 1 || q.left < band.left - 1 || q.right > band.right + 1 || meet(q, cap))
+      out.push(`score chip out of the band, or over the caption: "${c.textContent}"`);
+  }
+  // the title (and the chips, wherever they are) clear of the little table, its phone tag and Skip
+  const table = [...box.querySelectorAll('.att-plate, .att-card, .att-phone:not([hidden]), .att-skip')];
+  for (const t of [title, ...chips].filter(Boolean)) {
+    const p = t.getBoundingClientRect();
+    for (const e of table) {
+      const q = e.getBoundingClientRect();
+      if (q.width && q.height && meet(p, q)) out.push(`"${t.textContent.trim()}" over ${e.className} "${e.textContent.trim()}"`);
+    }
+    if (p.left < r.left - 1 || p.top < r.top - 1 || p.right > r.right + 1 || p.bottom > r.bottom + 1)
+      out.push(`"${t.textContent.trim()}" out of the attract box`);
+  }
   return out;
 }"""
 
 
 def attract_check(page: Page) -> list[str]:
     """What keeps the lobby's attract loop from being read from the sofa (empty when it can be)."""
-    return page.evaluate(ATTRACT_CHECK, [CAPTION_LEAST, NAME_LEAST])
+    return page.evaluate(ATTRACT_CHECK, [CAPTION_LEAST, TITLE_LEAST, CHIP_LEAST, NAME_LEAST])

@@ -161,13 +161,13 @@ const SCENES = [
 // between it and the centre, so the table packs tighter).
 const LAYOUTS = {
   full: {
-    baseW: 1300, baseH: 900, tableH: 772, captionFont: 30,
+    baseW: 1300, baseH: 900, tableH: 772, captionFont: 30, titleFont: 26, titleW: 330,
     mini: { w: 58, h: 82, gap: 6 }, big: { w: 112, h: 160, gap: 18 },
     plate: { w: 250, h: 92 }, plateTop: 64, plateBottom: 54, plateSide: 150, handGap: 12,
     burst: 220, bubble: { w: 230, h: 70 }, badge: 68, phone: { w: 300, h: 30, gap: 20 },
   },
   compact: {
-    baseW: 600, baseH: 440, tableH: 310, captionFont: 21,
+    baseW: 600, baseH: 440, tableH: 310, captionFont: 21, titleFont: 16, titleW: 200,
     mini: { w: 30, h: 42, gap: 4 }, big: { w: 58, h: 82, gap: 8 },
     plate: { w: 150, h: 46 }, plateTop: 26, plateBottom: 26, plateSide: 80, handGap: 6,
     burst: 110, bubble: { w: 140, h: 42 }, badge: 40, phone: { w: 190, h: 22, gap: 12 },
@@ -181,6 +181,10 @@ const WINDOW = { w: 1920, h: 1080 };
 // The caption is what the room reads, from a sofa 3 m away: never smaller than this share of the window's height,
 // however small the box. The band grows to hold it and the little table shrinks instead.
 const CAPTION_LEAST = 0.025;
+// The title, too, is read from the sofa: never smaller than this share of the window's height. It alone grows
+// (not the little table), wrapping in the corner left of the top plate. The score chips ride in the caption
+// band, in proportion to the sentence (attract.css), so they share its least size.
+const TITLE_LEAST = 0.022;
 // Every sentence the band shows: the band is as tall as the tallest needs, so the table never jumps between scenes.
 const CAPTIONS = ['intro', 'swap', 'carre', 'channel', 'everybody', 'quatro', 'reveal_quatro', 'round2', 'crack',
   'contre', 'reveal_contre', 'round3', 'bait', 'reveal_decoy', 'outro'];
@@ -341,7 +345,7 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
     const top = el('div', 'att-top');
     const title = el('div', 'att-title');
     const scores = el('div', 'att-scores');
-    top.append(title, scores);
+    top.append(title);
     const skip = el('button', 'att-skip');
     skip.type = 'button';
     skip.addEventListener('click', () => {
@@ -353,7 +357,9 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
     caption.setAttribute('aria-live', 'polite');
     const dots = el('div', 'att-dots');
     SCENES.forEach(() => dots.append(el('span', 'att-dot')));
-    band.append(caption, dots);
+    const foot = el('div', 'att-foot');
+    foot.append(scores, dots);
+    band.append(caption, foot);
     box.append(felt, seats, cards, fx, top, skip, band);
     root.append(box);
     parts = { felt, seats, cards, fx, top, title, scores, skip, band, caption, dots, plates: [], cardEls: new Map() };
@@ -426,6 +432,11 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
     const { L } = g;
     box.style.setProperty('--s', String(g.s));
     box.classList.toggle('compact', L === LAYOUTS.compact);
+    // the title at its readable least, in the corner left of the top plate (as wide as that corner allows)
+    const ts = Math.max(g.s, (TITLE_LEAST * window.innerHeight) / L.titleFont);
+    parts.top.style.setProperty('--s', String(ts));
+    const corner = g.W / 2 - (L.plate.w / 2 + 8) * g.s - parts.top.offsetLeft;
+    parts.title.style.maxWidth = `${Math.max(0, Math.min(L.titleW * ts, corner))}px`;
     Object.assign(parts.band.style, {
       fontSize: `${g.font}px`, height: `${g.bandH}px`, left: `${g.margin.side}px`, right: `${g.margin.side}px`,
       bottom: `${g.margin.bottom}px`,
@@ -464,7 +475,13 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
         const half = model.focus === 0 ? L.plate.w / 2 : 2 * (L.mini.w + L.mini.gap);
         const title = parts.top.offsetTop + parts.top.offsetHeight + L.phone.gap * g.s / 2 + h / 2;
         const y = model.focus === 0 ? g.plate[0].y : Math.max(r.y, title);
-        put(parts.phone, Math.max(r.x - (half + L.phone.gap) * g.s - w / 2, w / 2 + 2), y, w, h);
+        let x = r.x - (half + L.phone.gap) * g.s - w / 2;
+        // a title the language wraps on three lines pushes the tag down beside the centre cards: left of them
+        const centre = g.place(0);
+        if (y + h / 2 > centre.y - centre.h / 2 - L.phone.gap * g.s / 2) {
+          x = Math.min(x, centre.x - centre.w / 2 - (L.phone.gap * g.s) / 2 - w / 2);
+        }
+        put(parts.phone, Math.max(x, w / 2 + 2), y, w, h);
       } else {
         const x = Math.min(Math.max(r.x, w / 2 + 2), g.W - w / 2 - 2); // a side seat's tag stays in the box
         put(parts.phone, x, r.y + below * (r.h / 2 + L.phone.gap * g.s), w, h);
