@@ -318,3 +318,37 @@ ATTRACT_CHECK = """([captionLeast, titleLeast, chipLeast, nameLeast]) => {
 def attract_check(page: Page) -> list[str]:
     """What keeps the lobby's attract loop from being read from the sofa (empty when it can be)."""
     return page.evaluate(ATTRACT_CHECK, [CAPTION_LEAST, TITLE_LEAST, CHIP_LEAST, NAME_LEAST])
+
+
+#: The round's story, read from the sofa like the lobby loop's names: every word of it at least STORY_LEAST of the
+#: window's height, every name whole (no ellipsis), the panel inside the table's felt (its plates are the
+#: self-check's: the story is in its centre/plates clash).
+STORY_LEAST = 0.018
+STORY_CHECK = """(least) => {
+  const out = [];
+  const box = document.querySelector('.story');
+  if (!box) return ['no story'];
+  const H = innerHeight;
+  // the stage is scaled to the window (a transform): a computed font size is in the stage's pixels
+  const k = box.getBoundingClientRect().width / box.offsetWidth;
+  const words = [...box.querySelectorAll('*')].filter((e) =>
+    [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.data.trim()));
+  if (!words.length) out.push('a story without words');
+  for (const e of words) {
+    const px = parseFloat(getComputedStyle(e).fontSize) * k;
+    if (px < least * H - 0.01)
+      out.push(`story ${e.className} "${e.textContent.trim().slice(0, 20)}" ${px.toFixed(1)} px < ${(least * 100).toFixed(1)} % of ${H}`);
+  }
+  for (const n of box.querySelectorAll('.story-name'))
+    if (n.scrollWidth > n.clientWidth + 1) out.push(`story name cut: "${n.textContent}"`);
+  const r = box.getBoundingClientRect();
+  const felt = document.querySelector('#felt').getBoundingClientRect();
+  if (r.left < felt.left - 1 || r.top < felt.top - 1 || r.right > felt.right + 1 || r.bottom > felt.bottom + 1)
+    out.push('story outside the table: ' + JSON.stringify([r.left, r.top, r.right, r.bottom].map(Math.round)));
+  return out;
+}"""
+
+
+def story_check(page: Page) -> list[str]:
+    """What keeps the round's story from being read from the sofa (empty when it can be)."""
+    return page.evaluate(STORY_CHECK, STORY_LEAST)

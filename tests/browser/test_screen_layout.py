@@ -6,7 +6,9 @@ the settings and host panels, the layout
 self-check (``screen_helpers.SELF_CHECK``) finds nothing outside the viewport, no unwanted overlap, no cut text,
 every visible button clickable at its centre and the centre cards' rank at least 11 % of the screen's height.
 In the lobby, at 4, 6 and 8 seats, the attract loop is read from the sofa: its caption at least 2.4 % of the
-window's height, its little table's names at least 1.8 %, its box clear of the plates, the QR code and the controls.
+window's height, its title 2.1 %, its score chips 1.9 %, its little table's names 1.8 %, the title clear of the
+little table and Skip, its box clear of the plates, the QR code and the controls. The round's story at 8 seats is
+read as well: every word at least 1.8 % of the height, every name whole, the panel inside the felt.
 Screenshots: ``screenshots/layout-<phase>-<W>x<H>@<DPR>.png``.
 Rules cited: R1–R2 (seats around the table), R11 (ready), R22 (a call), R26 (reveal), R34 (game over).
 """
@@ -20,7 +22,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from quatro_party.server.botstub import StubBot
 
-from .screen_helpers import SIZES, ScreenPage, attract_check, self_check
+from .screen_helpers import SIZES, ScreenPage, attract_check, self_check, story_check
 
 PUBLIC = "party.test"
 # The longest names a party brings (20 characters, R3): one a hyphen splits so that the long word and the surname
@@ -76,6 +78,8 @@ class Screens:
                 found += [f"{phase} {w}x{h}@{dpr}: {p}" for p in self_check(page)]
                 if phase.startswith("lobby"):
                     found += [f"{phase} {w}x{h}@{dpr}: {p}" for p in attract_check(page)]
+                if phase == "story":
+                    found += [f"{phase} {w}x{h}@{dpr}: {p}" for p in story_check(page)]
                 page.screenshot(path=str(folder / f"layout-{phase}-{w}x{h}@{dpr}.png"))
             found += [f"{phase}: page error {e}" for e in screen.errors]
         return found

@@ -76,6 +76,8 @@ function mark(e, at) {
     text = e.call === 'contre' ? t('story_call_contre', { team: teamName(e.team) }) : t('story_call_quatro');
     text = `📣 ${text}`;
     cls += e.correct === false ? ' wrong' : e.correct ? ' right' : '';
+    // the label ends at its moment; a call early in the round would then spill over the seat's name: it starts there
+    if (parseFloat(at(e.t)) < 50) cls += ' after';
     title = text;
   }
   const m = el('span', cls);
