@@ -473,12 +473,12 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
         // left of the bottom plate, or of the top hand (the top plate's row is the title's and Skip's), under
         // the title block however many lines the language gives it
         const half = model.focus === 0 ? L.plate.w / 2 : 2 * (L.mini.w + L.mini.gap);
-        const title = parts.top.offsetTop + parts.top.offsetHeight + L.phone.gap * g.s / 2 + h / 2;
+        const title = parts.top.offsetTop + parts.top.offsetHeight + (L.phone.gap * g.s) / 2 + h / 2;
         const y = model.focus === 0 ? g.plate[0].y : Math.max(r.y, title);
         let x = r.x - (half + L.phone.gap) * g.s - w / 2;
         // a title the language wraps on three lines pushes the tag down beside the centre cards: left of them
         const centre = g.place(0);
-        if (y + h / 2 > centre.y - centre.h / 2 - L.phone.gap * g.s / 2) {
+        if (y + h / 2 > centre.y - centre.h / 2 - (L.phone.gap * g.s) / 2) {
           x = Math.min(x, centre.x - centre.w / 2 - (L.phone.gap * g.s) / 2 - w / 2);
         }
         put(parts.phone, Math.max(x, w / 2 + 2), y, w, h);
