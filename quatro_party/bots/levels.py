@@ -525,8 +525,9 @@ class EasyBot(PlayingBot):
     reaction_median = 1.8
     reaction_sigma = 0.25
     look_gap = (1.0, 1.8)
-    # with its slow eyes its exchanges still come 4 s apart (median), a newcomer's 3.9 s; at 0.6-1.8 s a
-    # newcomer with an easy partner won 77 % against two easy bots (400 games, target 65-75 %), now 71.5 %
+    # its slow eyes and its bluffs' stillness keep it slower than a newcomer (exchanges 4.5-5 s apart in median,
+    # a newcomer's 3.8-3.9 s, in the ladder's easy cells); at 0.6-1.8 s a newcomer with an easy partner won 77 %
+    # against two easy bots (400 games, target 65-75 %), now 71.5 %
     swap_pace = (0.1, 1.0)
     stuck_after = 7.0
     emoji_beat = (0.7, 1.4)
