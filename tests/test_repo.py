@@ -4,8 +4,8 @@ A reader of a fresh clone has the code and its documents, not the tracker nor th
 beside. So under quatro_party/, web/, tests/, bench/ and docs/, and in the top-level documents, no text says
 "issue 12", names a document that is not in the repository (the field notes, a design or rules file kept
 elsewhere), gives an absolute path of this machine, or uses a relative path (``../…``) that climbs out of the
-repository or, pointing at a ``shared`` folder, names one the repository does not have (``web/shared/`` is one
-it has: ``web/phone/*.js`` import ``../shared/teams.js``).
+repository or, pointing at a ``shared`` folder, names one the repository does not have (the pages' own modules
+live in ``web/common/``, so no import even reads like one).
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def test_the_scan_would_catch_each_kind(tmp_path):
 
 
 def test_the_scan_does_not_flag_what_the_repository_has():
-    """No false positives: a document named with its folders, a link, a URL, an in-repo ``../shared``."""
+    """No false positives: a document named with its folders, a link, a URL, an in-repo ``../common``."""
     lines = [
         "# docs/rules.fr.md and docs/rules.md, [the French](../docs/rules.fr.md), `README.md#layout`",
         "# (rules.fr.md) and CHANGELOG.md, https://example.org/guide/NOTES.md",
@@ -121,7 +121,7 @@ def test_the_scan_does_not_flag_what_the_repository_has():
         sample.write_text("\n".join(lines) + "\n", encoding="utf-8")
         problems = _problems(sample, _repo_docs())
         in_web = ROOT / "web" / "phone" / "_repo_scan_sample.js"
-        in_web.write_text("import { teamOf } from '../shar" + "ed/teams.js';\n", encoding="utf-8")
+        in_web.write_text("import { teamOf } from '../common/teams.js';\n", encoding="utf-8")
         problems += _problems(in_web, _repo_docs())
     finally:
         sample.unlink(missing_ok=True)

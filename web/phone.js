@@ -1,8 +1,8 @@
 // The phone controller's composition root (plain ES modules, no build step): it wires the socket, the state, one
 // renderer per phase (join, sign, play, reveal, game over), the gestures, keep-awake and the words. Each concern
-// lives in its own module under phone/; what the big screen shares with it lives in shared/.
-import { Link } from './shared/socket.js';
-import { language, setLanguage, onLanguageChange } from './shared/i18n.js';
+// lives in its own module under phone/; what the big screen shares with it lives in common/.
+import { Link } from './common/socket.js';
+import { language, setLanguage, onLanguageChange } from './common/i18n.js';
 import { S, me, TOKEN_KEY, takeTokenFromUrl, vipSecret, forget } from './phone/state.js';
 import { $ } from './phone/dom.js';
 import { setLink, send } from './phone/net.js';

@@ -1,8 +1,8 @@
 // The big screen: the TV view of the table, lobby to winners, and the host's controls. This file only wires
 // the parts together (socket → state → renderers, events → effects and sound, clicks → host messages).
 // It only ever receives the public table view (R36–R39): hands and signs come from `view.result`, after a round.
-import { Link } from './shared/socket.js';
-import { language, setLanguage, onLanguageChange } from './shared/i18n.js';
+import { Link } from './common/socket.js';
+import { language, setLanguage, onLanguageChange } from './common/i18n.js';
 import { $, button, teamName, joinList } from './screen/dom.js';
 import { store, isHost, remaining } from './screen/state.js';
 import { t } from './screen/strings.js';

@@ -225,7 +225,7 @@ def page_bytes() -> dict[str, int]:
     only sometimes (``later('…')``: the seat link, the audience…) are left out; :func:`later_bytes` lists them."""
     import re
 
-    files = {WEB / "phone.html", WEB / "phone.css", WEB / "shared" / "theme.css"}
+    files = {WEB / "phone.html", WEB / "phone.css", WEB / "common" / "theme.css"}
     seen: set[Path] = set()
     todo = [WEB / "phone.js"]
     while todo:  # follow the static ES module imports

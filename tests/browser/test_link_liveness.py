@@ -1,5 +1,5 @@
 """A socket that died without closing (flaky Wi-Fi: no close, no error, nothing passes) must be noticed by the page
-itself: browsers never show the server's pings to JavaScript. ``Link`` (web/shared/socket.js, phone and TV) says
+itself: browsers never show the server's pings to JavaScript. ``Link`` (web/common/socket.js, phone and TV) says
 hello again after a quiet spell and replaces the socket when nothing answers; a quiet but live socket (the lobby,
 the pause) is kept, and the repeated hello changes nothing on the table (R33: the seat stays its player's).
 

@@ -365,7 +365,7 @@ def test_phone_secure_origin_uses_the_wake_lock_api(live_server, phone_context):
 def test_phone_page_weight_under_120_kb():
     """The whole controller (html, css, scripts and the shared modules it loads) stays under 120 KB."""
     sizes = page_bytes()
-    assert "phone.js" in sizes and "shared/socket.js" in sizes
+    assert "phone.js" in sizes and "common/socket.js" in sizes
     assert sum(sizes.values()) <= 120 * 1024, sizes
 
 

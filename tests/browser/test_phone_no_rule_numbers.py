@@ -128,7 +128,7 @@ def test_the_phone_clock_warns_at_the_same_share_of_the_round_as_the_tv(live_ser
         """() => { const b = document.querySelector('#clock-box'); return b.classList.contains('amber') && document.querySelector('#clock').textContent; }""",
         timeout=5_000,
     ).json_value()
-    share = 1 / 6  # the design's warning: the last sixth of the round (web/shared/clock.js), on both pages
+    share = 1 / 6  # the design's warning: the last sixth of the round (web/common/clock.js), on both pages
 
     def secs(text: str) -> int:
         m, s = text.split(":")

@@ -1,5 +1,5 @@
 """Team colours told apart by everybody: under simulated deuteranopia, protanopia and tritanopia (Machado, Oliveira
-and Fernandes 2009, severity 1.0) every pair of the four team colours of ``web/shared/theme.css`` stays at least
+and Fernandes 2009, severity 1.0) every pair of the four team colours of ``web/common/theme.css`` stays at least
 20 apart in CIEDE2000, on top of the shapes and names. Also with normal colour vision, and each colour is at least
 WCAG AA (4.5:1) on the plates' dark ink.
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-THEME = Path(__file__).resolve().parents[2] / "web" / "shared" / "theme.css"
+THEME = Path(__file__).resolve().parents[2] / "web" / "common" / "theme.css"
 PLATE_INK = "#08131d"  # the score chips' and plates' background
 
 #: Machado et al. (2009), severity 1.0, applied to linear RGB.

@@ -97,9 +97,9 @@ def test_every_text_exists_in_both_languages(module: str) -> None:
 RENDER = """async ([module, keys, lang]) => {
   const words = await import(module);
   const { t } = words;
-  const { setLanguage } = await import('/shared/i18n.js');
+  const { setLanguage } = await import('/common/i18n.js');
   if (words.loadWords) { await words.loadWords(lang); await words.loadLaterWords(lang); }
-  const { teamLabel } = await import('/shared/teams.js');
+  const { teamLabel } = await import('/common/teams.js');
   setLanguage(lang);
   const out = {};
   for (let team = 0; team < 4; team++) {

@@ -81,7 +81,7 @@ def test_pages_and_qr_are_served(live_server):
     with pytest.raises(urllib.error.HTTPError) as missing:
         urllib.request.urlopen(live_server.url + "/no-such-file.js")
     assert missing.value.code == 404
-    with urllib.request.urlopen(live_server.url + "/shared/socket.js") as resp:
+    with urllib.request.urlopen(live_server.url + "/common/socket.js") as resp:
         assert b"WebSocket" in resp.read()
 
 

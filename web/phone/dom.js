@@ -1,5 +1,5 @@
 // Small DOM helpers of the phone: elements from a description, cards, and the rings that drain or fill.
-import { SUIT_RED } from '../shared/teams.js';
+import { SUIT_RED } from '../common/teams.js';
 
 export const $ = (id) => document.getElementById(id);
 

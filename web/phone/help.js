@@ -4,7 +4,7 @@
 import { $, h } from './dom.js';
 import { overlayChanged } from './modal.js';
 import { t, loadWords, loadLaterWords } from './strings.js';
-import { language, setLanguage } from '../shared/i18n.js';
+import { language, setLanguage } from '../common/i18n.js';
 import { styles } from './later.js';
 
 await loadLaterWords(language()); // its words come with it

@@ -4,7 +4,7 @@
 import { S } from './state.js';
 import { $, h } from './dom.js';
 import { t } from './strings.js';
-import { language } from '../shared/i18n.js';
+import { language } from '../common/i18n.js';
 import { send } from './net.js';
 import { openModal } from './modal.js';
 import { styles } from './later.js';

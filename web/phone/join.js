@@ -5,7 +5,7 @@ import { t } from './strings.js';
 import { send } from './net.js';
 import { atFinger } from './feedback.js';
 import { keepAwake } from './awake.js';
-import { TEAM_SHAPES } from '../shared/teams.js';
+import { TEAM_SHAPES } from '../common/teams.js';
 
 function seatFreed(s) {
   // A player's seat the host freed (table.freed): its hand waits for the next phone to join it (R33).

@@ -4,7 +4,7 @@ import { S, teamName } from './state.js';
 import { $, h } from './dom.js';
 import { t } from './strings.js';
 import { join, seatOffered } from './join.js';
-import { TEAM_SHAPES } from '../shared/teams.js';
+import { TEAM_SHAPES } from '../common/teams.js';
 
 /** For a spectator: the seats the table offers now (a freed seat, or a bot's between rounds), each a button. */
 export function offerSeats() {

@@ -4,7 +4,7 @@ import { $, h, sentence } from './dom.js';
 import { t, loadLaterWords } from './strings.js';
 import { resultSentence, scoreTable, teamLabels } from './reveal.js';
 import { styles } from './later.js';
-import { language as currentLanguage } from '../shared/i18n.js';
+import { language as currentLanguage } from '../common/i18n.js';
 
 await loadLaterWords(currentLanguage()); // its words come with it
 

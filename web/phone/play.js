@@ -10,7 +10,7 @@ import { atFinger, haptic, playMsg } from './feedback.js';
 import { holdButton } from './gestures.js';
 import { openModal } from './modal.js';
 import { keepAwake } from './awake.js';
-import { TEAM_SHAPES } from '../shared/teams.js';
+import { TEAM_SHAPES } from '../common/teams.js';
 
 const centreButtons = [];
 const handButtons = [];

@@ -3,11 +3,11 @@
 import { S, me, lang, team, teamName, seatName, left, changed } from './state.js';
 import { $, h, miniHand, sentence } from './dom.js';
 import { t, loadLaterWords } from './strings.js';
-import { TEAM_SHAPES } from '../shared/teams.js';
+import { TEAM_SHAPES } from '../common/teams.js';
 import { renderStory } from './story.js';
 import { offerSeats } from './offer.js';
 import { styles } from './later.js';
-import { language as currentLanguage } from '../shared/i18n.js';
+import { language as currentLanguage } from '../common/i18n.js';
 
 await loadLaterWords(currentLanguage()); // its words come with it
 

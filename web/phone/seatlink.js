@@ -4,7 +4,7 @@ import { $, h } from './dom.js';
 import { t, loadLaterWords } from './strings.js';
 import { openModal } from './modal.js';
 import { styles } from './later.js';
-import { language as currentLanguage } from '../shared/i18n.js';
+import { language as currentLanguage } from '../common/i18n.js';
 
 await styles('seatlink'); // its own stylesheet, applied before it draws
 await loadLaterWords(currentLanguage()); // its words come with it

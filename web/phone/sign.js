@@ -4,7 +4,7 @@ import { $, h } from './dom.js';
 import { t } from './strings.js';
 import { send, justSent } from './net.js';
 import { keepAwake } from './awake.js';
-import { TEAM_SHAPES } from '../shared/teams.js';
+import { TEAM_SHAPES } from '../common/teams.js';
 
 export function renderSign() {
   const v = S.view;

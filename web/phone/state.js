@@ -1,8 +1,8 @@
 // The phone's state: the last view the server sent and what this page has on the way. Everything the game decides
 // (durations, who may act, what a swap did) is read from the view; the page only remembers its own taps in flight.
-import { language } from '../shared/i18n.js';
-import { teamLabel, TEAM_NAMES } from '../shared/teams.js';
-import { remaining } from '../shared/clock.js';
+import { language } from '../common/i18n.js';
+import { teamLabel, TEAM_NAMES } from '../common/teams.js';
+import { remaining } from '../common/clock.js';
 
 export const TOKEN_KEY = 'quatro.token';
 export const NAME_KEY = 'quatro.name';

@@ -3,8 +3,8 @@
 import { S, seatName, team } from './state.js';
 import { h } from './dom.js';
 import { t, loadLaterWords } from './strings.js';
-import { TEAM_SHAPES } from '../shared/teams.js';
-import { language as currentLanguage } from '../shared/i18n.js';
+import { TEAM_SHAPES } from '../common/teams.js';
+import { language as currentLanguage } from '../common/i18n.js';
 
 await loadLaterWords(currentLanguage()); // its words come with it
 

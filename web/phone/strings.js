@@ -1,6 +1,6 @@
 // The phone's words: which language, and how a refusal is said. The words themselves are in words-en.js and
 // words-fr.js.
-import { makeI18n, language } from '../shared/i18n.js';
+import { makeI18n, language } from '../common/i18n.js';
 
 // One language at a time: the page loads the words of the language it shows (and the other one only when the
 // player switches), so a phone downloads half of them.

@@ -3,8 +3,8 @@
 import { S, me, left, team, paused } from './state.js';
 import { $, h } from './dom.js';
 import { t } from './strings.js';
-import { TEAM_SHAPES } from '../shared/teams.js';
-import { fmtClock, warningAt } from '../shared/clock.js';
+import { TEAM_SHAPES } from '../common/teams.js';
+import { fmtClock, warningAt } from '../common/clock.js';
 
 export function renderStatus() {
   const el = $('status');

@@ -5,9 +5,9 @@ import { $, h, fillCard } from './dom.js';
 import { t, loadLaterWords } from './strings.js';
 import { seatOffered } from './join.js';
 import { offerSeats } from './offer.js';
-import { TEAM_SHAPES } from '../shared/teams.js';
+import { TEAM_SHAPES } from '../common/teams.js';
 import { styles } from './later.js';
-import { language as currentLanguage } from '../shared/i18n.js';
+import { language as currentLanguage } from '../common/i18n.js';
 
 await loadLaterWords(currentLanguage()); // its words come with it
 

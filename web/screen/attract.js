@@ -21,7 +21,7 @@
 // round Bruno's sign is cracked by Ana's Contre!; then Bruno flashes a decoy and Ana's false Contre! gives
 // Orange the point. Then one line on how the game ends, and again.
 
-import { TEAM_SHAPES, TEAM_NAMES, SUIT_RED } from '../shared/teams.js';
+import { TEAM_SHAPES, TEAM_NAMES, SUIT_RED } from '../common/teams.js';
 
 const TEXT = {
   en: {

@@ -1,8 +1,8 @@
 // The top bar: round, points to win, the round clock, the scores (colour + shape + name + number), the house
 // rules in force, how many watch, and the mute and language buttons.
-import { TEAM_SHAPES } from '../shared/teams.js';
-import { language } from '../shared/i18n.js';
-import { warningAt } from '../shared/clock.js';
+import { TEAM_SHAPES } from '../common/teams.js';
+import { language } from '../common/i18n.js';
+import { warningAt } from '../common/clock.js';
 import { $, el, patch, setText, teamName, teamWord, fmtClock } from './dom.js';
 import { store, remaining, timing } from './state.js';
 import { t } from './strings.js';
@@ -83,7 +83,7 @@ function renderTools() {
 }
 
 // The clock, several times a second: counted down locally from the view's `clock`; amber over the round's
-// warning share (shared/clock.js: 0:30 of 3:00), a soft tick in the first third of it (both scaled like the clock).
+// warning share (common/clock.js: 0:30 of 3:00), a soft tick in the first third of it (both scaled like the clock).
 let lastTick = null;
 export function tickClock() {
   const view = store.view;

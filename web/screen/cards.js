@@ -1,5 +1,5 @@
 // Card faces for the big screen: off-white card, big rank, small suit (decoration only, R4).
-import { SUIT_RED } from '../shared/teams.js';
+import { SUIT_RED } from '../common/teams.js';
 
 export function cardEl(card, size = 'big') {
   const el = document.createElement('div');

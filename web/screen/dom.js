@@ -1,7 +1,7 @@
 // Small DOM helpers of the big screen: building nodes, sentences with coloured team shapes, and "patch only
 // what changed" (each part of the page remembers the signature of the data it last drew).
-import { TEAM_SHAPES, TEAM_NAMES, TEAM_NAMES_AFTER_TEAM, teamLabel } from '../shared/teams.js';
-import { language } from '../shared/i18n.js';
+import { TEAM_SHAPES, TEAM_NAMES, TEAM_NAMES_AFTER_TEAM, teamLabel } from '../common/teams.js';
+import { language } from '../common/i18n.js';
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 

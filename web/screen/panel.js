@@ -2,8 +2,8 @@
 // to a bot or taken away, the table locked, the VIP remote; between games, the settings of the next game (points
 // to win, relaxed timers, language, seat count, bot level per seat). Every picker shows the current choice.
 // Controls appear as the server offers them (the view's `paused`, `house_rules`, the table's `locked`).
-import { TEAM_SHAPES } from '../shared/teams.js';
-import { language, setLanguage } from '../shared/i18n.js';
+import { TEAM_SHAPES } from '../common/teams.js';
+import { language, setLanguage } from '../common/i18n.js';
 import { $, el, button, patch } from './dom.js';
 import { store, isHost } from './state.js';
 import { qrSvg } from './qr.js';

@@ -1,7 +1,7 @@
 // The reveal (R26) and the game's end (R34–R35): one sentence telling the room what happened and who scored,
 // the countdown to the next round, and the game-over box with the final scores.
-import { TEAM_SHAPES } from '../shared/teams.js';
-import { language } from '../shared/i18n.js';
+import { TEAM_SHAPES } from '../common/teams.js';
+import { language } from '../common/i18n.js';
 import { el, patch, teamText, teamName, teamAfter, teamWord, joinList } from './dom.js';
 import { store, seatName, timing } from './state.js';
 import { t } from './strings.js';

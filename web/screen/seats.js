@@ -2,8 +2,8 @@
 // whose data changed (name, badges, lamp, ready, the revealed hand, the host's buttons), so a swap at one seat
 // leaves every other plate's nodes as they were. Seat i sits at 90° + i·360/N: seat 0 at the bottom, clockwise,
 // partners opposite (R2).
-import { TEAM_SHAPES } from '../shared/teams.js';
-import { language } from '../shared/i18n.js';
+import { TEAM_SHAPES } from '../common/teams.js';
+import { language } from '../common/i18n.js';
 import { $, el, button, patch } from './dom.js';
 import { store, revealing } from './state.js';
 import { cardEl } from './cards.js';

@@ -1,7 +1,7 @@
 // The round's story at the reveal (R39: only once the round has ended, from `result.story`): a timeline by seat
 // of every channel take and release, every emission marked the team's true sign or a decoy, the swaps, when a
 // carré formed, and who called what on whom. At game over: the recap of every round and the game's awards.
-import { TEAM_SHAPES } from '../shared/teams.js';
+import { TEAM_SHAPES } from '../common/teams.js';
 import { el, teamName, joinList } from './dom.js';
 import { store, seatName } from './state.js';
 import { t } from './strings.js';

@@ -1,5 +1,5 @@
 // Words of the big screen, French and English. The calls stay "Quatro!" / "Contre!" in every language.
-import { makeI18n } from '../shared/i18n.js';
+import { makeI18n } from '../common/i18n.js';
 
 const RANKS_EN = { A: 'aces', K: 'kings', Q: 'queens', J: 'jacks', 10: 'tens', 9: 'nines', 8: 'eights', 7: 'sevens', 6: 'sixes' };
 const RANKS_FR = { A: 'as', K: 'rois', Q: 'dames', J: 'valets', 10: 'dix', 9: 'neuf', 8: 'huit', 7: 'sept', 6: 'six' };
