@@ -111,7 +111,12 @@ REPORT = r"""(playOnly) => {
     // a name that ends inside its box is whole (a short one such as "toi" ends within the ellipsis' width)
     if (text && text.length) { const range = document.createRange(); range.setStart(text, text.length - 1); range.setEnd(text, text.length);
       if (range.getBoundingClientRect().right <= clip.right + 0.5) seen = text.length; }
-    out.names.push({text: nm.textContent, seen});
+    // and whole lines: a chip too short for its lamp and name squeezes the name's box below its lines (one, or the
+    // two a tall strip allows, whose last ends in an ellipsis), cutting glyphs or a line off without a mark
+    const box = nm.closest('.chip-name'), cs = getComputedStyle(box);
+    const lines = parseInt(cs.webkitLineClamp, 10) || 1;
+    const feet = Math.min(box.scrollHeight, lines * parseFloat(cs.lineHeight)) - box.clientHeight;
+    out.names.push({text: nm.textContent, seen, feet: Math.round(feet)});
   }
   return out;
 }"""
@@ -158,6 +163,7 @@ def check(
         assert n["seen"] >= min(len(n["text"]), names_at_least), (
             f"{where}: name {n['text']!r} shows {n['seen']} characters"
         )
+        assert n["feet"] <= 1, f"{where}: name {n['text']!r} cut {n['feet']} px at the bottom of its chip"
     return r
 
 
