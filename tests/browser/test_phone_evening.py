@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 from .conftest import phone_url
 from .phone_helpers import SEEN_EVERY_HINT, everybody_ready, game_with_page, join_on_page, seat_phones, shot
+from .qa_helpers import phone_context as new_phone_context
 
 
 def quiet_coach(context) -> None:
@@ -80,18 +81,7 @@ def test_a_latecomer_watches_a_round_then_takes_over_a_bots_seat(live_server, ph
 def test_the_vip_remote_pauses_every_phone_and_keeps_its_seat_kicked_players_are_told(
     live_server, chromium, screenshot_dir
 ):
-    def phone():
-        context = chromium.new_context(
-            viewport={"width": 390, "height": 844},
-            device_scale_factor=2,
-            is_mobile=True,
-            has_touch=True,
-            locale="en-US",
-        )
-        quiet_coach(context)
-        return context
-
-    contexts = [phone() for _ in range(3)]
+    contexts = [new_phone_context(chromium) for _ in range(3)]  # devices that have seen every hint
     try:
         url = phone_url(live_server.port)
         ana, errors_a = join_on_page(contexts[0], url, 0, "Ana")
@@ -208,13 +198,7 @@ CLEAR_OF_THE_SIGN = """() => {
 def test_the_coach_shows_its_hint_by_the_control_and_a_dismissed_hint_stays_dismissed(
     live_server, chromium, screenshot_dir, lang, size
 ):
-    context = chromium.new_context(
-        viewport={"width": size[0], "height": size[1]},
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-        locale="fr-FR" if lang == "fr" else "en-US",
-    )
+    context = new_phone_context(chromium, size, lang, fresh=True)  # a phone that never played
     try:
         page, errors, others, _ = game_with_page(live_server, context)
         bubble = page.locator(".coach")
