@@ -212,6 +212,19 @@ SELF_CHECK = """() => {
   }
   for (const e of all('.seat .name'))
     if (e.scrollHeight > e.clientHeight + 1) out.push('cut (lines): ' + e.textContent);
+  // a name on two lines breaks at a space or after a hyphen: "Maximilien" / "-Alexandre" reads as a mistake
+  for (const e of all('.seat .name')) {
+    const node = e.firstChild;
+    if (!node || node.nodeType !== Node.TEXT_NODE) continue;
+    const text = node.data;
+    const top = (i) => { const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
+      const q = [...r.getClientRects()].find((x) => x.width > 0); return q ? Math.round(q.top) : null; };
+    for (let i = 1; i < text.length; i++) {
+      if (/\s/.test(text[i]) || /[\s-]/.test(text[i - 1])) continue;
+      const a = top(i - 1), b = top(i);
+      if (a !== null && b !== null && b > a + 2) { out.push(`name broken inside a word: "${text.slice(0, i)}" / "${text.slice(i)}"`); break; }
+    }
+  }
   // no unwanted overlap
   const boxes = (sel) => all(sel).map((e) => [e, e.getBoundingClientRect()]);
   const meet = (p, q) => p.left < q.right - 2 && q.left < p.right - 2 && p.top < q.bottom - 2 && q.top < p.bottom - 2;

@@ -7,8 +7,10 @@ self-check (``screen_helpers.SELF_CHECK``) finds nothing outside the viewport, n
 every visible button clickable at its centre and the centre cards' rank at least 11 % of the screen's height.
 In the lobby, at 4, 6 and 8 seats, the attract loop is read from the sofa: its caption at least 2.4 % of the
 window's height, its title 2.1 %, its score chips 1.9 %, its little table's names 1.8 %, the title clear of the
-little table and Skip, its box clear of the plates, the QR code and the controls. The round's story at 8 seats is
-read as well: every word at least 1.8 % of the height, every name whole, the panel inside the felt.
+little table and Skip, its box clear of the plates, the QR code and the controls. The reveal and the round's story
+at 4, 6 and 8 seats are read as well: every word at least 1.8 % of the height, every name whole, the panel inside
+the felt and clear of the plates and their badges, every legend item on one line, a plate's name broken only at a
+space or after a hyphen.
 Screenshots: ``screenshots/layout-<phase>-<W>x<H>@<DPR>.png``.
 Rules cited: R1–R2 (seats around the table), R11 (ready), R22 (a call), R26 (reveal), R34 (game over).
 """
@@ -78,7 +80,7 @@ class Screens:
                 found += [f"{phase} {w}x{h}@{dpr}: {p}" for p in self_check(page)]
                 if phase.startswith("lobby"):
                     found += [f"{phase} {w}x{h}@{dpr}: {p}" for p in attract_check(page)]
-                if phase == "story":
+                if phase.startswith("story"):
                     found += [f"{phase} {w}x{h}@{dpr}: {p}" for p in story_check(page)]
                 page.screenshot(path=str(folder / f"layout-{phase}-{w}x{h}@{dpr}.png"))
             found += [f"{phase}: page error {e}" for e in screen.errors]
@@ -162,19 +164,39 @@ def test_layout_fits_every_screen_in_every_phase(live_server, chromium, screensh
     assert problems == [], "\n".join(problems)
 
 
-@pytest.mark.timeout(240)
+#: Seat 0 holds three kings, its partner (the seat opposite) four aces; every rank of the smaller deck four times.
+FEWER_POSITIONS = {4: "KKKQ QQJJ AAAA JJTT | TTKQ", 6: "KKKQ QQJJ JJTT AAAA TT99 9988 | 88KQ"}
+
+
+@pytest.mark.timeout(300)
 @pytest.mark.parametrize("seats", [4, 6])
-def test_lobby_fits_every_screen_at_fewer_seats(live_server_factory, chromium, screenshot_dir, seats):
-    """R1–R2: the lobby's self-check and the attract loop's at 4 and 6 seats, a long name on a phone."""
+def test_lobby_and_story_fit_every_screen_at_fewer_seats(live_server_factory, chromium, screenshot_dir, seats):
+    """R1–R2, R22, R26: the lobby's self-check and the attract loop's at 4 and 6 seats, a long name on a phone;
+    then a right Quatro!, its reveal and the round's story at those sizes of table."""
     live_server = live_server_factory(seats=seats, public_host=PUBLIC, bot_factory=StubBot)
-    live_server.phone().join(0, NAMES[0])
-    live_server.phone().join(seats // 2, NAMES[4])  # partners, the long names top and bottom
+    caller = live_server.phone()
+    caller.join(0, NAMES[0])
+    partner = live_server.phone()
+    partner.join(seats // 2, NAMES[4])  # partners, the long names top and bottom
     host = live_server.screen()
     assert_ok(host.host("add_bot", seat=1))
     screens = Screens(chromium, live_server.screen_url(host=True))
     try:
         screens.wait("document.querySelectorAll('.seat.kind-bot').length === 1")
         problems = screens.check(f"lobby-{seats}", screenshot_dir)
+
+        assert_ok(host.host("start_game"))
+        for p in (caller, partner):
+            p.wait_state(lambda v: v["phase"] == "sign")
+            assert_ok(p.act("ready"))
+        caller.wait_state(lambda v: v["phase"] == "play")
+        live_server.table.set_position(FEWER_POSITIONS[seats])
+        caller.wait_state(lambda v: v["phase"] == "play" and v["you"]["hand"][0]["rank"] == "K")
+        assert_ok(caller.act("call_quatro"))
+        screens.wait("document.body.dataset.phase === 'pause'")
+        problems += screens.check(f"reveal-{seats}", screenshot_dir)
+        screens.wait("document.querySelector('.story') !== null", timeout=12)
+        problems += screens.check(f"story-{seats}", screenshot_dir)
     finally:
         screens.close()
     assert problems == [], "\n".join(problems)

@@ -172,15 +172,33 @@ function drawMeta(meta, s, { freed, level, lamp, emoji, ready, lobby, view }) {
 // A name that does not fit its plate on one line goes to two lines of smaller type, then smaller still, in
 // two steps: at 8 seats a 20-character name must stay readable from the sofa (a hyphen can leave a long word
 // and the surname together on the second line: "Marie-" / "Bénédicte Roux"). Only the names just redrawn are
-// measured.
+// measured. A word broken across the two lines ("Maximilien" / "-Alexandre": it did not fit a line) takes the
+// next step too.
 function fitNames(names) {
   if (!names.length) return;
-  const cut = (x) => x.scrollWidth > x.clientWidth + 1 || x.scrollHeight > x.clientHeight + 1;
+  const cut = (x) => x.scrollWidth > x.clientWidth + 1 || x.scrollHeight > x.clientHeight + 1 || brokenWord(x);
   let left = names;
   for (const cls of ['long', 'longer', 'longest']) {
     left = left.filter(cut);
     for (const x of left) x.classList.add(cls);
   }
+}
+
+function brokenWord(x) {
+  const node = x.firstChild;
+  if (!node || node.nodeType !== Node.TEXT_NODE) return false;
+  const text = node.data;
+  const range = document.createRange();
+  let last = null;
+  for (let i = 0; i < text.length; i++) {
+    range.setStart(node, i);
+    range.setEnd(node, i + 1);
+    const r = range.getClientRects()[0];
+    if (!r) continue;
+    if (last !== null && r.top > last + 2 && !/\s/.test(text[i]) && !/[\s-]/.test(text[i - 1])) return true;
+    last = r.top;
+  }
+  return false;
 }
 
 // Each plate on the oval, kept inside the table area (reveal plates are taller than the oval's margin).
