@@ -220,7 +220,7 @@ SELF_CHECK = """() => {
     const top = (i) => { const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
       const q = [...r.getClientRects()].find((x) => x.width > 0); return q ? Math.round(q.top) : null; };
     for (let i = 1; i < text.length; i++) {
-      if (/\s/.test(text[i]) || /[\s-]/.test(text[i - 1])) continue;
+      if (/\\s/.test(text[i]) || /[\\s-]/.test(text[i - 1])) continue;
       const a = top(i - 1), b = top(i);
       if (a !== null && b !== null && b > a + 2) { out.push(`name broken inside a word: "${text.slice(0, i)}" / "${text.slice(i)}"`); break; }
     }
