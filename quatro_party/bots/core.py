@@ -58,7 +58,6 @@ class SeatFacts:
     mixed: bool = False  # keeps cards of two ranks or more: no carré possible now
     last_swap: float | None = None
     emitted: list[tuple[float, str]] = field(default_factory=list)  # (time, emoji), this round
-    belief: tuple | None = None  # a level's cache of what its belief draws from the cards (see HardBot)
 
 
 @dataclass
@@ -234,12 +233,14 @@ class Bot:
             if best is None or t < best:
                 best = t
         if self._pending:
-            # the oldest action still unanswered (one whose reply we hold waits for our eyes, not for a timeout)
-            if self._answered:
-                answered = self._answered
-                oldest = min((sent for ref, (sent, _) in self._pending.items() if ref not in answered), default=None)
-            else:
-                oldest = next(iter(self._pending.values()))[0]  # sent in time order: the first is the oldest
+            # the oldest action still unanswered (one whose reply we hold waits for our eyes, not for a timeout):
+            # actions are sent in time order, so it is the first one unanswered
+            oldest = None
+            answered = self._answered
+            for ref, (sent, _) in self._pending.items():
+                if ref not in answered:
+                    oldest = sent
+                    break
             if oldest is not None:
                 t = oldest + PENDING_TIMEOUT * self.time_scale
                 if best is None or t < best:
@@ -277,9 +278,15 @@ class Bot:
         pending = self._pending
         if pending:
             timeout = PENDING_TIMEOUT * self.time_scale
-            for ref, (sent, _) in list(pending.items()):
-                if sent + timeout > now or ref in self._answered:
-                    continue  # young, or its reply is on its way to our eyes
+            answered = self._answered
+            lost = []
+            for ref, (sent, _) in pending.items():
+                if ref in answered:
+                    continue  # its reply is on its way to our eyes
+                if sent + timeout > now:
+                    break  # young, and so are those sent after it
+                lost.append(ref)
+            for ref in lost:
                 self._forget(ref)
                 think = True
         if self._idle_at is not None and self._idle_at <= now:
