@@ -341,6 +341,23 @@ STORY_CHECK = """(least) => {
   }
   for (const n of box.querySelectorAll('.story-name'))
     if (n.scrollWidth > n.clientWidth + 1) out.push(`story name cut: "${n.textContent}"`);
+  // the legend may wrap, but only between its items: "★" at a line's end and "carré" on the next reads as broken
+  const legend = box.querySelector('.legend');
+  if (legend) {
+    const nodes = [];
+    const walk = document.createTreeWalker(legend, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) nodes.push(n);
+    const at = (i) => { for (const n of nodes) { if (i <= n.data.length) return [n, i]; i -= n.data.length; } };
+    let start = 0;
+    for (const item of legend.textContent.split(' · ')) {
+      const range = document.createRange();
+      range.setStart(...at(start));
+      range.setEnd(...at(start + item.length));
+      const tops = new Set([...range.getClientRects()].filter((q) => q.width > 0).map((q) => Math.round(q.top)));
+      if (tops.size > 1) out.push(`story legend item broken over two lines: "${item.trim()}"`);
+      start += item.length + 3;
+    }
+  }
   const r = box.getBoundingClientRect();
   const felt = document.querySelector('#felt').getBoundingClientRect();
   if (r.left < felt.left - 1 || r.top < felt.top - 1 || r.right > felt.right + 1 || r.bottom > felt.bottom + 1)

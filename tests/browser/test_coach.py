@@ -218,6 +218,32 @@ def test_one_hint_at_a_time_and_the_urgent_one_first(chromium, site):
         context.close()
 
 
+def test_while_you_hold_a_carre_only_the_carre_hints_speak(chromium, site):
+    """A first-timer's carré: the Contre hint (its bubble lies over the hand and the channel toggle) waits; the
+    channel hint says how to flash the sign; the calmer hint comes back with the next deal."""
+    context = phone(chromium, (390, 844))
+    try:
+        page, errors = open_harness(context, site, "en")
+        page.evaluate("localStorage.setItem('quatro.coach.seen', JSON.stringify(['sign', 'hand', 'cooldown']))")
+        page.reload()
+        page.wait_for_function("window.harnessReady === true")
+        twice = [{"type": "emitted", "seat": 1, "emoji": "🐙"}, {"type": "emitted", "seat": 1, "emoji": "🐙"}]
+        assert feed(page, play_view(), ROUND_OPEN + twice) == "contre"
+        # the carré comes: the Contre hint gives way to the channel's, which points at the toggle it is about
+        assert feed(page, play_view(has_carre=True)) == "channel"
+        assert page.evaluate(CHECK, ["channel", "#btn-channel"]) == []
+        page.locator(".coach .coach-ok").click()
+        assert feed(page, play_view(has_carre=True)) is None
+        # the partner's sign still speaks (it is about calling, and points at Quatro)
+        assert feed(page, play_view(has_carre=True), [{"type": "emitted", "seat": 3, "emoji": "🦊"}]) == "partner_sign"
+        page.locator(".coach .coach-ok").click()
+        # no carré any more (the round went on): the Contre hint had not been read, it comes back
+        assert feed(page, play_view(has_carre=False)) == "contre"
+        assert errors == []
+    finally:
+        context.close()
+
+
 def test_a_hint_whose_moment_passed_goes_away(chromium, site):
     context = phone(chromium, (390, 844))
     try:

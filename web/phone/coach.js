@@ -31,6 +31,8 @@
 //   channel       take the channel, pick an emoji, it flashes on the TV every N s
 //   reshuffle     nobody has swapped for a while: Reshuffle
 //   one_call      the first reveal: one call ends the round, right or wrong
+// While you hold a carré only the hints about it speak (partner_sign, channel): any other bubble would lie over
+// the hand and the channel toggle at the one moment you need them; it waits for the next deal.
 // In a practice round (view.practice) every hint is shown again, even on a device that has seen it: that round
 // is there to learn; what is dismissed during it stays dismissed afterwards.
 // A hint shown to the player is "seen" when dismissed, or once it has been on screen for a while and its
@@ -94,7 +96,7 @@ const TEXT = {
 // Most urgent first. `due` says the moment has come; `still` says it has not passed (else the hint goes away).
 // `anchor` names the control it points at.
 const HINTS = [
-  { key: 'partner_sign', anchor: 'quatro', due: (c) => c.play && c.partnerFlashedSign, still: (c) => c.play },
+  { key: 'partner_sign', anchor: 'quatro', carre: true, due: (c) => c.play && c.partnerFlashedSign, still: (c) => c.play },
   { key: 'contre', anchor: 'contre', due: (c) => c.play && c.repeated !== null, still: (c) => c.play },
   { key: 'vote', anchor: 'vote', due: (c) => c.voting, still: (c) => c.voting },
   // over the explanation the page offers for it (data-coach-place), else beside its control
@@ -103,12 +105,14 @@ const HINTS = [
   // over the centre, not the hand: the centre is what the hint teaches to look at, and the hand stays free
   { key: 'hand', anchor: 'centre', due: (c) => c.play && c.hand, still: (c) => c.play },
   { key: 'cooldown', anchor: 'hand', due: (c) => c.play && c.waiting, still: (c) => c.play },
-  { key: 'channel', anchor: 'channel', due: (c) => c.play && (c.hasCarre || c.seen.has('cooldown')), still: (c) => c.play },
+  { key: 'channel', anchor: 'channel', carre: true, due: (c) => c.play && (c.hasCarre || c.seen.has('cooldown')), still: (c) => c.play },
   { key: 'reshuffle', anchor: 'reshuffle', due: (c) => c.play && c.idle && c.canReshuffle, still: (c) => c.play && c.canReshuffle },
   { key: 'one_call', anchor: 'result', due: (c) => c.result, still: (c) => c.result },
 ];
 
 export const HINT_KEYS = HINTS.map((h) => h.key);
+
+const speaks = (hint, c) => hint.carre || !c.hasCarre;
 
 function ensureStyles() {
   const href = new URL('./coach.css', import.meta.url).href;
@@ -337,9 +341,9 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
       const c = context(view, previousView);
       if (shown) {
         const hint = HINTS.find((h) => h.key === shown.key);
-        if (!hint.still(c)) hide(true);
+        if (!hint.still(c) || !speaks(hint, c)) hide(true);
       }
-      const due = HINTS.find((h) => !isSeen(h.key) && h.due(c) && anchor(h.anchor));
+      const due = HINTS.find((h) => !isSeen(h.key) && speaks(h, c) && h.due(c) && anchor(h.anchor));
       if (due && (!shown || (due.key !== shown.key && HINTS.indexOf(due) < HINTS.findIndex((h) => h.key === shown.key)))) {
         // something more urgent (your partner's sign) takes the place of a calmer hint, which may come back
         hide(true);

@@ -46,8 +46,10 @@ export function timeline(story, r) {
   }
   box.append(rows);
   const axis = el('div', 'story-axis');
-  axis.append(el('span', '', t('story_s', { t: 0 })), el('span', 'legend', t('legend')),
-    el('span', '', t('story_s', { t: secs(length) })));
+  // a long legend wraps between its items, never inside one ("★" at a line's end, "carré" on the next)
+  const legend = el('span', 'legend');
+  t('legend').split(' · ').forEach((item, i) => legend.append(...(i ? [' · '] : []), el('span', '', item)));
+  axis.append(el('span', '', t('story_s', { t: 0 })), legend, el('span', '', t('story_s', { t: secs(length) })));
   box.append(axis);
   void r;
   return box;
