@@ -51,14 +51,10 @@ class SeatFacts:
 
     known: dict[int, str] = field(default_factory=dict)  # card id -> rank: taken, not put back, remembered
     recent: deque = field(default_factory=deque)  # ids of the cards it took, latest last (bounded memory)
-    took: dict[str, int] = field(default_factory=dict)  # rank -> copies taken this deal
     put: dict[str, int] = field(default_factory=dict)  # rank -> copies given away this deal
-    swaps: int = 0
-    version: int = 0  # bumped at each of its exchanges (cache key)
     mixed: bool = False  # keeps cards of two ranks or more: no carré possible now
     last_swap: float | None = None
     emitted: list[tuple[float, str]] = field(default_factory=list)  # (time, emoji), this round
-    belief: tuple | None = None  # a level's cache of what its belief draws from the cards (see HardBot)
 
 
 @dataclass
@@ -148,7 +144,6 @@ class Bot:
         self.channel_block_until = float("-inf")
         self.decided_call = False
         self.n = 4  # seats at the table, from the last view
-        self._version = 0  # bumped whenever the hidden pool may change: card caches are valid for one version
         self._facts_gen = 0  # bumped whenever what other seats are seen keeping may change
         self._deal_version = 0  # bumped at each new deal or round: the hidden pool must be counted again
         self._pool_cache: tuple[int, dict[str, int]] | None = None  # (deal version, pool), kept up to date
@@ -234,12 +229,14 @@ class Bot:
             if best is None or t < best:
                 best = t
         if self._pending:
-            # the oldest action still unanswered (one whose reply we hold waits for our eyes, not for a timeout)
-            if self._answered:
-                answered = self._answered
-                oldest = min((sent for ref, (sent, _) in self._pending.items() if ref not in answered), default=None)
-            else:
-                oldest = next(iter(self._pending.values()))[0]  # sent in time order: the first is the oldest
+            # the oldest action still unanswered (one whose reply we hold waits for our eyes, not for a timeout):
+            # actions are sent in time order, so it is the first one unanswered
+            oldest = None
+            answered = self._answered
+            for ref, (sent, _) in self._pending.items():
+                if ref not in answered:
+                    oldest = sent
+                    break
             if oldest is not None:
                 t = oldest + PENDING_TIMEOUT * self.time_scale
                 if best is None or t < best:
@@ -277,9 +274,15 @@ class Bot:
         pending = self._pending
         if pending:
             timeout = PENDING_TIMEOUT * self.time_scale
-            for ref, (sent, _) in list(pending.items()):
-                if sent + timeout > now or ref in self._answered:
-                    continue  # young, or its reply is on its way to our eyes
+            answered = self._answered
+            lost = []
+            for ref, (sent, _) in pending.items():
+                if ref in answered:
+                    continue  # its reply is on its way to our eyes
+                if sent + timeout > now:
+                    break  # young, and so are those sent after it
+                lost.append(ref)
+            for ref in lost:
                 self._forget(ref)
                 think = True
         if self._idle_at is not None and self._idle_at <= now:
@@ -362,7 +365,6 @@ class Bot:
 
     def _new_round(self, number: int, at: float) -> None:
         self.round = number
-        self._version += 1
         self._deal_version += 1
         self.facts = {}
         self.candidates.clear()
@@ -400,11 +402,9 @@ class Bot:
                 f.recent.append(took["id"])
                 if len(f.recent) > memory:
                     self._forget_card(f, f.recent.popleft())
-            f.version += 1
             self._facts_gen += 1
             known = f.known
-            if known.pop(put["id"], None) is None:
-                self._version += 1  # a hidden card came to light: the hidden pool shrank
+            if known.pop(put["id"], None) is None:  # a hidden card came to light: the hidden pool shrank
                 pool = self._pool_cache
                 if pool is not None and pool[0] == self._deal_version:
                     pool[1][put["rank"]] -= 1  # counting it again from the view would find exactly this
@@ -412,9 +412,7 @@ class Bot:
             rank = took["rank"]
             known[took["id"]] = rank
             f.mixed = len(set(known.values())) > 1
-            f.took[rank] = f.took.get(rank, 0) + 1
             f.put[put["rank"]] = f.put.get(put["rank"], 0) + 1
-            f.swaps += 1
             f.last_swap = at
             if not f.mixed and len(known) >= 2:  # _candidate, inlined (every swap, read by every bot)
                 self.candidates.add(seat)
@@ -433,18 +431,15 @@ class Bot:
             if kind == "channel_released" and e["seat"] != self.seat:
                 self.on_release(e["seat"], at)
             return
-        self._version += 1  # new cards or a new round: every card inference must be redone
-        self._deal_version += 1
+        self._deal_version += 1  # new cards or a new round: every card inference must be redone
         if kind in ("dealt", "reshuffled"):  # R27, R31: every hand is new, what we knew is void
             self._facts_gen += 1
             self.candidates.clear()
             self.last_swap_seen = at
             for f in self.facts.values():
-                f.version += 1
                 f.known.clear()
                 f.recent.clear()
                 f.mixed = False
-                f.took.clear()
                 f.put.clear()
                 f.last_swap = None
             if kind == "dealt":
@@ -486,10 +481,8 @@ class Bot:
         rank = f.known.pop(card, None)
         if rank is None:
             return  # given back since: nothing to forget
-        f.version += 1
         f.mixed = len(set(f.known.values())) > 1
         self._facts_gen += 1
-        self._version += 1
         for seat, g in self.facts.items():
             if g is f:
                 self._candidate(seat, f)

@@ -37,6 +37,10 @@ from .core import CALL_HOLD, MIN_EMOJI_BEAT, Bot, fresh_sign
 
 INF = float("inf")
 
+#: (copies seen kept, hidden copies of their rank, hidden cards in all) -> HardBot's carre_odds and the logit of
+#: its belief from the cards (see HardBot.seat_guilt): the same for every seat and bot, a few hundred entries.
+_CARD_ODDS: dict[tuple[int, int, int], tuple[float, float]] = {}
+
 
 class PlayingBot(Bot):
     """The common policy; levels tune the knobs and override the judgement hooks."""
@@ -243,17 +247,19 @@ class PlayingBot(Bot):
         self._recheck = INF
         if self._pending and (self.pending("call_quatro") or self.pending("call_contre")):
             return None
-        # a player knows the exchange they just made completed their carré, before the table shows it
-        mine = bool(self.you.get("has_carre")) or (bool(self.my_moves) and self.own_carre())
         if self.wants_quatro(now):
             # R23: confirmed only when we hold one too, after the phone's question
+            mine = self.holds_carre()
             return "call_quatro", {"confirmed": mine}, self._draw(self.confirm_beat) if mine else 0.0
         if self.contre_threshold is None:
             return None
         if self.r6_aware and not self.candidates:
             self.guilty.clear()  # R6: nobody is seen keeping two copies of one rank: no carré anywhere
             return None
-        threshold = self.contre_threshold + (0.25 if mine else 0.0)  # our Quatro is coming: be surer
+        least = self.contre_threshold
+        # our Quatro is coming: be surer. Asked only of a team guilty enough for the least threshold (seldom):
+        # -1 ms of 57 per 8-hard-bot game (bench/bots.py)
+        threshold: float | None = None
         half = self.n // 2
         my_team = self.seat % half
         best, accused, recheck = 0.0, None, INF
@@ -282,7 +288,9 @@ class PlayingBot(Bot):
             p = 1.0 - p_none
             if until < recheck:
                 recheck = until
-            if p >= threshold:
+            if p >= least and threshold is None:
+                threshold = least + (0.25 if self.holds_carre() else 0.0)
+            if threshold is not None and p >= threshold:
                 due = self.guilty.get(team)
                 if due is None:
                     due = self.guilty[team] = now + self._draw(self.guilt_wait)
@@ -393,6 +401,10 @@ class PlayingBot(Bot):
                     hand[i] = took
                     break
         return hand, centre
+
+    def holds_carre(self) -> bool:
+        """Do we hold a carré? A player knows the exchange they just made completed it, before the table shows it."""
+        return bool(self.you.get("has_carre")) or (bool(self.my_moves) and self.own_carre())
 
     def own_carre(self) -> bool:
         """Do the cards we know we hold make a carré (R7)?"""
@@ -698,22 +710,22 @@ class HardBot(NormalBot):
         f = self.facts.get(seat)
         if f is None or f.mixed or len(f.known) < 2:
             return 0.0, INF  # R6: no carré possible, whatever it shows
-        # what depends on the cards only is worked out once per card move (cached on the seat's facts: valid
-        # while its cards and the hidden copies of its rank and in all stay the same)
+        # what depends on the cards only (carre_odds and its logit) is a function of three small counts: worked
+        # out once for every seat and bot (-1.7 ms of 55 per 8-hard-bot game, bench/bots.py: the pool changes with
+        # nearly every exchange, so a cache per seat missed half the time)
         rank = next(iter(f.known.values()))
         pool = self._pool_cache  # unknown_pool(), its cache read inline
         hidden = pool[1] if pool is not None and pool[0] == self._deal_version else self.unknown_pool()
-        key = (f.version, hidden.get(rank, 0), self._pool_total)
-        static = f.belief
-        if static is None or static[0] != key:
+        key = (len(f.known), hidden.get(rank, 0), self._pool_total)
+        odds = _CARD_ODDS.get(key)
+        if odds is None:
             p0, _ = self.carre_odds(seat)
-            base = math.log(max(p0, 1e-6) / max(1.0 - p0, 1e-6)) + 0.5 * len(f.known)
-            static = f.belief = (key, p0, base, not f.put.get(rank))
-        _, p0, logit, collector = static
+            odds = _CARD_ODDS[key] = (p0, math.log(max(p0, 1e-6) / max(1.0 - p0, 1e-6)) + 0.5 * len(f.known))
+        p0, logit = odds
         if p0 >= 0.999:
             return 1.0, INF
         until = INF
-        if collector:
+        if not f.put.get(rank):
             # a collector of `rank`: it gave none away; once complete, it stops swapping
             idle = (now - (f.last_swap if f.last_swap is not None else self.deal_at)) / self.time_scale
             steps = 0
