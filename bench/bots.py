@@ -55,7 +55,7 @@ def bench_sim(games: int, seats: int = 8) -> float:
     levels = ["hard"] * (seats // 2)
     for seed in seeds[:2]:
         play_game(seed, levels, seats)  # warm up
-    full = bots_floor.best_of(2, lambda: [play_game(seed, levels, seats) for seed in seeds]) / games
+    full = bots_floor.best_of(3, lambda: [play_game(seed, levels, seats) for seed in seeds]) / games
     recorded = [(seed, bots_floor.record(seed, seats)[0]) for seed in seeds]
     floor = bots_floor.best_of(3, lambda: [bots_floor.replay(seed, seats, t, 4) for seed, t in recorded]) / games
     ratio = full / floor
