@@ -39,13 +39,13 @@ def assert_ok(reply: dict[str, Any]) -> None:
 class Screens:
     """One TV page at DPR 1 resized through every size, and one at DPR 2 (1920×1080)."""
 
-    def __init__(self, chromium: Any, url: str) -> None:
+    def __init__(self, chromium: Any, url: str, locale: str = "en-US") -> None:
         self.contexts = []
         self.pages: list[tuple[ScreenPage, list[tuple[int, int, int]]]] = []
         for dpr in (1, 2):
             sizes = [s for s in SIZES if s[2] == dpr]
             context = chromium.new_context(
-                viewport={"width": sizes[0][0], "height": sizes[0][1]}, device_scale_factor=dpr, locale="en-US"
+                viewport={"width": sizes[0][0], "height": sizes[0][1]}, device_scale_factor=dpr, locale=locale
             )
             self.contexts.append(context)
             screen = ScreenPage(context, url)
@@ -169,10 +169,12 @@ FEWER_POSITIONS = {4: "KKKQ QQJJ AAAA JJTT | TTKQ", 6: "KKKQ QQJJ JJTT AAAA TT99
 
 
 @pytest.mark.timeout(300)
+@pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("seats", [4, 6])
-def test_lobby_and_story_fit_every_screen_at_fewer_seats(live_server_factory, chromium, screenshot_dir, seats):
+def test_lobby_and_story_fit_every_screen_at_fewer_seats(live_server_factory, chromium, screenshot_dir, seats, lang):
     """R1–R2, R22, R26: the lobby's self-check and the attract loop's at 4 and 6 seats, a long name on a phone;
-    then a right Quatro!, its reveal and the round's story at those sizes of table."""
+    then a right Quatro!, its reveal and the round's story at those sizes of table, in English and in French (its
+    sentences are longer)."""
     live_server = live_server_factory(seats=seats, public_host=PUBLIC, bot_factory=StubBot)
     caller = live_server.phone()
     caller.join(0, NAMES[0])
@@ -180,10 +182,11 @@ def test_lobby_and_story_fit_every_screen_at_fewer_seats(live_server_factory, ch
     partner.join(seats // 2, NAMES[4])  # partners, the long names top and bottom
     host = live_server.screen()
     assert_ok(host.host("add_bot", seat=1))
-    screens = Screens(chromium, live_server.screen_url(host=True))
+    screens = Screens(chromium, live_server.screen_url(host=True), locale="fr-FR" if lang == "fr" else "en-US")
+    tag = f"{seats}" if lang == "en" else f"{seats}-fr"
     try:
         screens.wait("document.querySelectorAll('.seat.kind-bot').length === 1")
-        problems = screens.check(f"lobby-{seats}", screenshot_dir)
+        problems = screens.check(f"lobby-{tag}", screenshot_dir)
 
         assert_ok(host.host("start_game"))
         for p in (caller, partner):
@@ -194,9 +197,9 @@ def test_lobby_and_story_fit_every_screen_at_fewer_seats(live_server_factory, ch
         caller.wait_state(lambda v: v["phase"] == "play" and v["you"]["hand"][0]["rank"] == "K")
         assert_ok(caller.act("call_quatro"))
         screens.wait("document.body.dataset.phase === 'pause'")
-        problems += screens.check(f"reveal-{seats}", screenshot_dir)
+        problems += screens.check(f"reveal-{tag}", screenshot_dir)
         screens.wait("document.querySelector('.story') !== null", timeout=12)
-        problems += screens.check(f"story-{seats}", screenshot_dir)
+        problems += screens.check(f"story-{tag}", screenshot_dir)
     finally:
         screens.close()
     assert problems == [], "\n".join(problems)
