@@ -75,7 +75,8 @@ function anchor(key) {
 
 function startCoach() {
   later('coach').then((m) => {
-    coach = m.createCoach({ lang: language(), anchor, root: $('app') });
+    coach = m.createCoach({ lang: language(), anchor, root: $('app'),
+      clear: () => [$('hand-zone'), $('centre'), $('tray')], spare: () => $('strip') });
     if (S.view && me()) coach.consider(S.view, null, []);
   }).catch(() => { /* no coach: the game goes on without hints */ });
 }

@@ -91,10 +91,21 @@ CHECK = """([hint, sel]) => {
     if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) bad.push(`overflow ${el.className}`);
     if (r.right > b.right + 0.5 || r.bottom > b.bottom + 0.5) bad.push(`out of the bubble ${el.className}`);
   }
-  // next to its control: touching it above or below (10 px for the arrow), never covering it
+  // next to its control: touching it above or below (10 px for the arrow), never covering it; or, where that
+  // would cover the cards, over the seat strip with its control glowing
   const gap = Math.max(a.top - b.bottom, b.top - a.bottom);
   const overlapX = Math.min(a.right, b.right) - Math.max(a.left, b.left);
-  if (!(gap >= 0 && gap <= 40 && overlapX > 0)) bad.push(`not next to ${sel}: gap ${gap}, overlap ${overlapX}`);
+  if (bubble.dataset.side === 'over') {
+    if (!document.querySelector(sel).classList.contains('coach-target')) bad.push(`${sel} does not glow`);
+  } else if (!(gap >= 0 && gap <= 40 && overlapX > 0)) bad.push(`not next to ${sel}: gap ${gap}, overlap ${overlapX}`);
+  if (document.querySelectorAll('.coach-target').length > (bubble.dataset.side === 'over' ? 1 : 0)) bad.push('a stale glow');
+  // the cards stay in sight: no bubble lies over the hand or the centre (but the hint about them, beside them)
+  for (const zone of ['#hand-zone', '#centre']) {
+    const z = document.querySelector(zone);
+    if (!z || !z.getClientRects().length || z.contains(document.querySelector(sel))) continue;
+    const q = z.getBoundingClientRect();
+    if (b.left < q.right - 1 && q.left < b.right - 1 && b.top < q.bottom - 1 && q.top < b.bottom - 1) bad.push(`covers ${zone}`);
+  }
   return bad;
 }"""
 

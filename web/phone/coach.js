@@ -8,7 +8,7 @@
 //   coach.reset();                                 // "Show hints again": forget what was seen
 //   coach.dismissAll();                            // "No more hints": mark every hint seen
 //
-// createCoach({ storage = localStorage, lang, anchor, root, now }):
+// createCoach({ storage = localStorage, lang, anchor, root, now, clear, spare }):
 //   storage  where the seen hints are remembered (key "quatro.coach.seen", a JSON list of hint keys);
 //   lang     'en' or 'fr';
 //   anchor   (key) => the element a hint points at, or null when it is not on screen (the hint then waits).
@@ -17,7 +17,12 @@
 //            Accept/Refuse), 'result' (the reveal's sentence). An element marked data-coach-place="over" is
 //            a zone the bubble lies over (no arrow) instead of beside;
 //   root     the element the hint bubble is added to (it is position: fixed, over everything);
-//   now      () => milliseconds, for "nobody has swapped for a while" (default performance.now; tests inject it).
+//   now      () => milliseconds, for "nobody has swapped for a while" (default performance.now; tests inject it);
+//   clear    () => the elements a bubble must leave visible (the phone in play: the hand, the centre, the emoji
+//            tray), unless they hold its control; beside its control above or below, else:
+//   spare    () => the element a bubble may lie over instead (the phone in play: the seat strip); its control
+//            then glows (class coach-target) since no arrow points at it. When no place leaves them clear, the
+//            place that covers the least of them.
 //
 // consider(view, previousView, events) takes the seat view and the public events of a `state` frame
 // (docs/protocol.md): it computes no rule, it only reads what the view says (phase, you.hand, you.swap_wait,
@@ -134,7 +139,7 @@ function readSeen(storage) {
 }
 
 export function createCoach({ storage = globalThis.localStorage, lang = 'en', anchor, root = document.body,
-  now = () => performance.now() } = {}) {
+  now = () => performance.now(), clear = () => [], spare = () => null } = {}) {
   let current = lang === 'fr' ? 'fr' : 'en';
   let seen = readSeen(storage);
   let practice = null; // the hints seen during the practice round in progress, or null
@@ -246,8 +251,17 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
   function hide(passed) {
     if (!shown) return;
     if (passed && now() - shown.since >= SEEN_AFTER_MS) markSeen(shown.key);
+    glow(null);
     shown.el.remove();
     shown = null;
+  }
+
+  let glowing = null;
+  function glow(target) {
+    if (glowing === target) return;
+    if (glowing) glowing.classList.remove('coach-target');
+    glowing = target;
+    if (target) target.classList.add('coach-target');
   }
 
   function draw() {
@@ -282,20 +296,46 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     const h = el.offsetHeight;
     const above = r.top - margin;
     const below = vh - r.bottom - margin;
+    const cx = r.left + r.width / 2;
+    const within = (x) => Math.min(Math.max(margin, x), vw - w - margin);
+    let left = within(cx - w / 2);
     let top;
     let side;
     // A page may offer a zone the hint can lie over (data-coach-place="over": text the hint repeats), where no
     // space beside the control is free of something the player needs.
     if (target.dataset && target.dataset.coachPlace === 'over') { top = Math.min(r.top, vh - h - margin); side = 'over'; }
-    else if (shown.prefer === 'below' && below >= h + 10) { top = r.bottom + 10; side = 'below'; }
-    else if (above >= h + 10) { top = r.top - h - 10; side = 'above'; }
-    else if (below >= h + 10) { top = r.bottom + 10; side = 'below'; }
-    else { // no room on either side (a large control): over its far edge, never off the screen
-      side = above > below ? 'above' : 'below';
-      top = side === 'above' ? Math.max(margin, r.top - h - 10) : Math.min(vh - h - margin, r.bottom + 10);
+    else {
+      // What the player plays with stays in sight: beside the control if that leaves it clear, else over the
+      // spare zone; failing both, wherever the least of it is covered.
+      const keep = clear().filter((z) => z && z.isConnected && z.getClientRects().length
+        && !z.contains(target) && !target.contains(z)).map((z) => z.getBoundingClientRect());
+      const covered = (x, y) => keep.reduce((sum, z) => sum
+        + Math.max(0, Math.min(x + w, z.right) - Math.max(x, z.left)) * Math.max(0, Math.min(y + h, z.bottom) - Math.max(y, z.top)), 0);
+      const places = [];
+      const besideBelow = below >= h + 10 && { side: 'below', top: r.bottom + 10, left };
+      const besideAbove = above >= h + 10 && { side: 'above', top: r.top - h - 10, left };
+      if (shown.prefer === 'below') places.push(besideBelow, besideAbove); else places.push(besideAbove, besideBelow);
+      const zone = spare();
+      if (zone && zone.isConnected && zone.getClientRects().length && zone !== target) {
+        const z = zone.getBoundingClientRect();
+        // from the zone's top, or higher (over the scores) if that is what keeps the cards below it in sight
+        const next = Math.min(vh, ...keep.filter((q) => q.top >= z.top).map((q) => q.top));
+        const y = Math.max(margin, Math.min(z.top, next - h - 6, vh - h - margin));
+        places.push({ side: 'over', top: y, left: within(z.left + (z.width - w) / 2) });
+      }
+      let best = null;
+      for (const p of places.filter(Boolean)) {
+        p.cost = covered(p.left, p.top);
+        if (!best || p.cost < best.cost) best = p;
+        if (p.cost === 0) break;
+      }
+      if (best) ({ side, top, left } = best);
+      else { // no room on either side (a large control): over its far edge, never off the screen
+        side = above > below ? 'above' : 'below';
+        top = side === 'above' ? Math.max(margin, r.top - h - 10) : Math.min(vh - h - margin, r.bottom + 10);
+      }
     }
-    const cx = r.left + r.width / 2;
-    const left = Math.min(Math.max(margin, cx - w / 2), vw - w - margin);
+    glow(side === 'over' && !(target.dataset && target.dataset.coachPlace === 'over') ? target : null);
     el.style.left = `${Math.round(left)}px`;
     el.style.top = `${Math.round(Math.max(margin, Math.min(top, vh - h - margin)))}px`;
     el.dataset.side = side;
