@@ -165,16 +165,21 @@ def test_layout_fits_every_screen_in_every_phase(live_server, chromium, screensh
 
 
 #: Seat 0 holds three kings, its partner (the seat opposite) four aces; every rank of the smaller deck four times.
-FEWER_POSITIONS = {4: "KKKQ QQJJ AAAA JJTT | TTKQ", 6: "KKKQ QQJJ JJTT AAAA TT99 9988 | 88KQ"}
+POSITIONS = {
+    4: "KKKQ QQJJ AAAA JJTT | TTKQ",
+    6: "KKKQ QQJJ JJTT AAAA TT99 9988 | 88KQ",
+    8: "KKKQ QQJJ JJTT TT99 AAAA 9988 8877 7766 | 66KQ",
+}
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("lang", ["en", "fr"])
-@pytest.mark.parametrize("seats", [4, 6])
-def test_lobby_and_story_fit_every_screen_at_fewer_seats(live_server_factory, chromium, screenshot_dir, seats, lang):
+@pytest.mark.parametrize(("seats", "lang"), [(4, "en"), (4, "fr"), (6, "en"), (6, "fr"), (8, "fr")])
+def test_lobby_and_story_fit_every_screen_at_each_table_size(
+    live_server_factory, chromium, screenshot_dir, seats, lang
+):
     """R1–R2, R22, R26: the lobby's self-check and the attract loop's at 4 and 6 seats, a long name on a phone;
     then a right Quatro!, its reveal and the round's story at those sizes of table, in English and in French (its
-    sentences are longer)."""
+    sentences are longer; at 8 seats in French, the English being the test above)."""
     live_server = live_server_factory(seats=seats, public_host=PUBLIC, bot_factory=StubBot)
     caller = live_server.phone()
     caller.join(0, NAMES[0])
@@ -193,7 +198,7 @@ def test_lobby_and_story_fit_every_screen_at_fewer_seats(live_server_factory, ch
             p.wait_state(lambda v: v["phase"] == "sign")
             assert_ok(p.act("ready"))
         caller.wait_state(lambda v: v["phase"] == "play")
-        live_server.table.set_position(FEWER_POSITIONS[seats])
+        live_server.table.set_position(POSITIONS[seats])
         caller.wait_state(lambda v: v["phase"] == "play" and v["you"]["hand"][0]["rank"] == "K")
         assert_ok(caller.act("call_quatro"))
         screens.wait("document.body.dataset.phase === 'pause'")
