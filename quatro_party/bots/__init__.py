@@ -21,7 +21,8 @@ from __future__ import annotations
 import random
 
 from .core import MIN_REACTION, Bot
-from .levels import EasyBot, HardBot, NormalBot, PlayingBot
+from .levels import EasyBot, HardBot, NormalBot
+from .policy import PlayingBot
 
 #: The levels a host may choose, weakest first.
 LEVELS: dict[str, type[PlayingBot]] = {"easy": EasyBot, "normal": NormalBot, "hard": HardBot}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .core import fresh_sign
-from .levels import INF, PlayingBot
+from .policy import INF, PlayingBot
 
 
 class Newcomer(PlayingBot):
