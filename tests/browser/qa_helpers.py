@@ -19,7 +19,7 @@ from .phone_helpers import SEEN_EVERY_HINT
 from .screen_helpers import ScreenPage
 
 PUBLIC = "party.test"
-SIZES = {"390x844": (390, 844), "360x640": (360, 640)}
+SIZES = {"390x844": (390, 844), "360x640": (360, 640), "844x390": (844, 390)}
 
 #: "m:ss" of a clock on either page.
 CLOCK = re.compile(r"^\d+:\d\d$")

@@ -1,10 +1,10 @@
 """A first-time table learns Quatro from the app itself, across the TV page and real phone pages of one real
 game (the coach, the help sheet, the attract loop, the round's story, the recap, the practice round).
 
-* A phone that never played (a fresh browser context) at 390×844 and 360×640, in English and French, sees each
-  coach hint at its moment in a real game: the sign phase, the first play, the first cooldown, the channel, its
-  partner flashing the team's sign (a socket phone), an opponent's repeated flash, a call. A dismissed hint stays
-  dismissed after a reload.
+* A phone that never played (a fresh browser context) at 390×844, 360×640 and 844×390 (turned sideways), in
+  English and French, sees each coach hint at its moment in a real game: the sign phase, the first play, the first
+  cooldown, the channel, its partner flashing the team's sign (a socket phone), an opponent's repeated flash, a
+  call; no bubble lies over the hand or the centre. A dismissed hint stays dismissed after a reload.
 * The help sheet opens and closes during play: the same hand, the same socket, and the table went on meanwhile.
 * The TV's attract loop runs in the lobby (what is drawn changes), stops when the game starts, and is replayed
   from the host's pause and from the pause between rounds.
@@ -49,7 +49,8 @@ WORDS = {
     "one_call": ("One call ends the round", "La première annonce termine la manche"),
 }
 
-#: The hint bubble is on the screen and its words fit in it.
+#: The hint bubble is on the screen, its words fit in it, and it leaves the cards in play in sight (lying over the
+#: seat strip instead, its control glowing, where no place beside the control would).
 FITS = """() => {
   const b = document.querySelector('.coach');
   if (!b || b.hidden) return ['no bubble'];
@@ -58,6 +59,14 @@ FITS = """() => {
   if (r.left < 0 || r.top < 0 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5) bad.push('off the screen');
   for (const e of b.querySelectorAll('.coach-text, .coach-ok, .coach-label'))
     if (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1) bad.push('overflow ' + e.className);
+  for (const id of ['hand-zone', 'centre']) {
+    const z = document.getElementById(id);
+    if (!z || !z.getClientRects().length) continue;
+    const q = z.getBoundingClientRect();
+    if (r.left < q.right - 1 && q.left < r.right - 1 && r.top < q.bottom - 1 && q.top < r.bottom - 1) bad.push('covers #' + id);
+  }
+  if (b.dataset.side === 'over' && b.dataset.hint !== 'sign' && !document.querySelector('.coach-target'))
+    bad.push('over the strip, but its control does not glow');
   return bad;
 }"""
 
