@@ -282,6 +282,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     const { el } = shown;
     if (!target || !target.isConnected || target.getClientRects().length === 0) {
       el.hidden = true;
+      glow(null);
       return;
     }
     el.hidden = false;
