@@ -1,11 +1,11 @@
 """The repository stands alone: no comment cites an issue number, and no file points outside the repository.
 
 A reader of a fresh clone has the code and its documents, not the tracker nor the folders it was written
-beside. So under quatro_party/, web/, tests/, bench/ and docs/, and in the top-level documents, no text says
-"issue 12", names a document that is not in the repository (the field notes, a design or rules file kept
-elsewhere), gives an absolute path of this machine, or uses a relative path (``../…``) that climbs out of the
-repository or, pointing at a ``shared`` folder, names one the repository does not have (the pages' own modules
-live in ``web/common/``, so no import even reads like one).
+beside. So under quatro_party/, web/, tests/, bench/ and docs/, and in the top-level documents, no text cites
+the tracker by an issue's number, names a document that is not in the repository (the field notes, a design or
+rules file kept elsewhere), gives an absolute path of this machine, or uses a relative path (``../…``) that
+climbs out of the repository or, pointing at a ``shared`` folder, names one the repository does not have (the
+pages' own modules live in ``web/common/``, so no import even reads like one).
 """
 
 from __future__ import annotations
