@@ -116,13 +116,10 @@ class Newcomer(PlayingBot):
     def swap(self, now: float) -> list[dict[str, Any]]:
         if self.you.get("has_carre") or self.pending("swap") or self.emoji_plan is not None:
             return []
-        ready = max(self.swap_at, self.swap_block_until)
-        if now < ready:
-            self.plan(ready)
+        table = self.swap_sight(now)
+        if table is None:
             return []
-        hand, centre = self.own_table()
-        if not hand or not centre:
-            return []
+        hand, centre = table
         mine, offered = self.counts(hand), self.counts(centre)
         top = max(mine.values())
         best = [r for r in mine if mine[r] == top]

@@ -370,6 +370,18 @@ class PlayingBot(Bot):
 
     # swaps -----------------------------------------------------------------------------
 
+    def swap_sight(self, now: float) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | None:
+        """Our hand and the centre (:meth:`own_table`) once the cooldown and our pace allow an exchange, else
+        ``None`` (a wake is planned for the moment they will)."""
+        ready = max(self.swap_at, self.swap_block_until)
+        if now < ready:
+            self.plan(ready)
+            return None
+        hand, centre = self.own_table()
+        if not hand or not centre:
+            return None
+        return hand, centre
+
     def own_table(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """Our hand and the centre as our own exchanges since the perceived view left them."""
         view = self.perceived
@@ -439,13 +451,10 @@ class PlayingBot(Bot):
         if self.release_at is not None and self.still_while_decoying:
             self.plan(self.release_at)  # a carré holder never swaps: neither does a convincing bluff
             return []
-        ready = max(self.swap_at, self.swap_block_until)
-        if now < ready:
-            self.plan(ready)
+        table = self.swap_sight(now)
+        if table is None:
             return []
-        hand, centre = self.own_table()
-        if not hand or not centre:
-            return []
+        hand, centre = table
         sight = None  # what is in sight: the card ids of hand and centre, with the facts seen
         waiting = self._waiting
         if waiting is not None and now < waiting[0]:
