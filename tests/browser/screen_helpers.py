@@ -382,3 +382,20 @@ STORY_CHECK = """(least) => {
 def story_check(page: Page) -> list[str]:
     """What keeps the round's story from being read from the sofa (empty when it can be)."""
     return page.evaluate(STORY_CHECK, STORY_LEAST)
+
+
+def story_marks(page: Page) -> list[list[Any]]:
+    """The round's story as the TV draws it: ``[seat, kind, t, sign]`` for each mark, row by row."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.story-row')].flatMap((row) =>
+             [...row.querySelectorAll('.story-mark')].map((m) =>
+               [+row.dataset.seat, m.dataset.kind, +m.dataset.t, m.dataset.sign || null]))"""
+    )
+
+
+def recorded_marks(story: list[dict[str, Any]]) -> list[list[Any]]:
+    """The same shape from the story the server recorded (``result.story.events``): what the TV must draw."""
+    return [
+        [e["seat"], e["kind"], e["t"], None if e["kind"] != "emit" else ("true" if e["sign"] else "false")]
+        for e in story
+    ]

@@ -37,6 +37,7 @@ from .qa_helpers import (
     start_on_tv,
     tv_shot,
 )
+from .screen_helpers import recorded_marks, story_marks
 
 # (hint, words it says in en / fr)
 WORDS = {
@@ -292,16 +293,7 @@ def test_r39_the_reveal_tells_the_story_on_the_tv_and_the_phone(
     assert [(e["emoji"], e["sign"]) for e in emits][:2] == [(decoy, False), (sign, True)]
     assert any(e["kind"] == "call" and e["seat"] == 0 for e in story)
     tv.wait("document.querySelector('.story') !== null", timeout=15)
-    shown = tv.page.evaluate(
-        """() => [...document.querySelectorAll('.story-row')].flatMap((row) =>
-             [...row.querySelectorAll('.story-mark')].map((m) =>
-               [+row.dataset.seat, m.dataset.kind, +m.dataset.t, m.dataset.sign || null]))"""
-    )
-    want = [
-        [e["seat"], e["kind"], e["t"], None if e["kind"] != "emit" else ("true" if e["sign"] else "false")]
-        for e in story
-    ]
-    assert sorted(shown, key=str) == sorted(want, key=str)
+    assert sorted(story_marks(tv.page), key=str) == sorted(recorded_marks(story), key=str)
     assert tv.page.locator(".story-row").count() == seats
     tv.page.wait_for_timeout(600)
     tv_shot(tv, screenshot_dir, f"first-story-tv-{seats}")

@@ -26,7 +26,7 @@ import pytest
 from quatro_party.server.botstub import StubBot
 from quatro_party.server.testing import LiveServer
 
-from .screen_helpers import ScreenPage
+from .screen_helpers import ScreenPage, recorded_marks, story_marks
 
 PUBLIC = "party.test"
 NAMES = ["Ana", "Bruno", "Chloé", "Dan", "Eve", "Farid", "Gaïa", "Hugo"]
@@ -210,16 +210,7 @@ def story_round(server: LiveServer, phones: dict[int, Any], screen: ScreenPage, 
     screen.wait_phase("pause")
     screen.wait("document.querySelector('.story') !== null", timeout=12)  # after the hands, the story
     story = screen.view()["result"]["story"]["events"]
-    shown = screen.page.evaluate(
-        """() => [...document.querySelectorAll('.story-row')].flatMap((row) =>
-             [...row.querySelectorAll('.story-mark')].map((m) =>
-               [+row.dataset.seat, m.dataset.kind, +m.dataset.t, m.dataset.sign || null]))"""
-    )
-    want = [
-        [e["seat"], e["kind"], e["t"], None if e["kind"] != "emit" else ("true" if e["sign"] else "false")]
-        for e in story
-    ]
-    assert sorted(shown, key=str) == sorted(want, key=str)
+    assert sorted(story_marks(screen.page), key=str) == sorted(recorded_marks(story), key=str)
     kinds = {e["kind"] for e in story}
     assert {"take", "emit", "call"} <= kinds
     assert any(e["kind"] == "emit" and e["sign"] is False for e in story)  # the decoy, marked so
