@@ -304,7 +304,8 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     let side;
     // A page may offer a zone the hint can lie over (data-coach-place="over": text the hint repeats), where no
     // space beside the control is free of something the player needs.
-    if (target.dataset && target.dataset.coachPlace === 'over') { top = Math.min(r.top, vh - h - margin); side = 'over'; }
+    const overTarget = Boolean(target.dataset && target.dataset.coachPlace === 'over');
+    if (overTarget) { top = Math.min(r.top, vh - h - margin); side = 'over'; }
     else {
       // What the player plays with stays in sight: beside the control if that leaves it clear, else over the
       // spare zone; failing both, wherever the least of it is covered.
@@ -336,7 +337,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
         top = side === 'above' ? Math.max(margin, r.top - h - 10) : Math.min(vh - h - margin, r.bottom + 10);
       }
     }
-    glow(side === 'over' && !(target.dataset && target.dataset.coachPlace === 'over') ? target : null);
+    glow(side === 'over' && !overTarget ? target : null);
     el.style.left = `${Math.round(left)}px`;
     el.style.top = `${Math.round(Math.max(margin, Math.min(top, vh - h - margin)))}px`;
     el.dataset.side = side;
