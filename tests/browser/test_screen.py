@@ -196,8 +196,10 @@ def test_sign_phase_shows_who_is_ready_and_the_countdown_never_the_sign(live_ser
     count = int(screen.text(".sign-count"))
     assert 25 <= count <= 30
     assert re.fullmatch(r"0:(2\d|30)", screen.text("#clock"))
-    time.sleep(1.1)
-    assert int(screen.text(".sign-count")) < count or count == 25  # interpolated locally between states
+    if count != 25:
+        # interpolated locally between states: it ticks down within a second or so (waited for, not slept on: a
+        # loaded machine may run the page's timer late)
+        screen.wait(f"parseInt(document.querySelector('.sign-count').textContent) < {count}", timeout=5)
     html = page.content()
     assert "🐳" not in html and all("🐳" not in without_sign_list(f) for f in screen.frames)
     screen.assert_fits()
