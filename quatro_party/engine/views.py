@@ -78,10 +78,29 @@ def reveal_view(game: Game) -> dict[str, Any] | None:
     return None if game.result is None else game.result.to_json()
 
 
+def _reshuffle_json(game: Game, now: float) -> dict[str, Any]:
+    """R27–R29: whether this round was reshuffled, the running vote and how long until another may start."""
+    vote = game.vote
+    gap = None
+    if game.last_vote_end is not None:
+        gap = _left(game.last_vote_end + game.timing.vote_gap, now) or None
+    return {
+        "done": game.reshuffled,
+        "vote": None
+        if vote is None
+        else {
+            "requester": vote.requester,
+            "voters": list(vote.voters),
+            "accepted": list(vote.accepted),
+            "left": _left(vote.ends_at, now),
+        },
+        "next_vote_in": gap,
+    }
+
+
 def table_view(game: Game, now: float) -> dict[str, Any]:
     """R36: the public state, for the big screen. Holds no hand and no sign of the running round."""
     now = game.clock_at(now)
-    vote = game.vote
     clock = _left(game.phase_ends_at, now)
     seats = []
     for i, s in enumerate(game.seats):
@@ -96,9 +115,6 @@ def table_view(game: Game, now: float) -> dict[str, Any]:
                 "channel": {"held": s.channel_held, "emoji": s.last_emitted if s.channel_held else None},
             }
         )
-    last_vote_gap = None
-    if game.last_vote_end is not None:
-        last_vote_gap = _left(game.last_vote_end + game.timing.vote_gap, now) or None
     return {
         "phase": game.phase.value,
         "round": game.round,
@@ -119,18 +135,7 @@ def table_view(game: Game, now: float) -> dict[str, Any]:
         ],
         "centre": [c.to_json() for c in game.centre] if game.phase is Phase.PLAY else [],
         "redeals": game.redeals if game.phase is Phase.PLAY else 0,
-        "reshuffle": {
-            "done": game.reshuffled,
-            "vote": None
-            if vote is None
-            else {
-                "requester": vote.requester,
-                "voters": list(vote.voters),
-                "accepted": list(vote.accepted),
-                "left": _left(vote.ends_at, now),
-            },
-            "next_vote_in": last_vote_gap,
-        },
+        "reshuffle": _reshuffle_json(game, now),
         "result": reveal_view(game) if game.phase in (Phase.PAUSE, Phase.OVER, Phase.SIGN) else None,
         "winners": list(game.winners),
         **_extras(game),
@@ -251,10 +256,6 @@ class ViewBuilder:
                 }
                 for i, (kind, name, connected, ready, held, emitted) in enumerate(key)
             ]
-        vote = game.vote
-        last_vote_gap = None
-        if game.last_vote_end is not None:
-            last_vote_gap = _left(game.last_vote_end + timing.vote_gap, now) or None
         result = None
         if phase in (Phase.PAUSE, Phase.OVER, Phase.SIGN) and game.result is not None:
             if self._result[0] is not game.result:
@@ -278,18 +279,7 @@ class ViewBuilder:
             "teams": self._teams_json(playing, team_seats),
             "centre": self._cards_json("centre", game.centre) if playing else [],
             "redeals": game.redeals if playing else 0,
-            "reshuffle": {
-                "done": game.reshuffled,
-                "vote": None
-                if vote is None
-                else {
-                    "requester": vote.requester,
-                    "voters": list(vote.voters),
-                    "accepted": list(vote.accepted),
-                    "left": _left(vote.ends_at, now),
-                },
-                "next_vote_in": last_vote_gap,
-            },
+            "reshuffle": _reshuffle_json(game, now),
             "result": result,
             "winners": list(game.winners),
             **_extras(game),
