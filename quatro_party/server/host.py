@@ -121,16 +121,7 @@ class HostControls(Audience):
             return self._host_remove_bot(conn, seat)
         if self.game.seats[seat].kind is SeatKind.EMPTY:
             return (Reason.SEAT_EMPTY, "that seat is already free")
-        if self.game.phase is Phase.LOBBY:
-            refusal = self._apply(Sit(seat, SeatKind.EMPTY))
-            if refusal is not None:
-                return refusal
-        # In a game the seat keeps its hand (R33); the next phone to join it takes it over.
-        self._revoke(seat)
-        self._detach(seat, p.ErrorCode.SEAT_FREED, "the host freed this seat")
-        if self.game.seats[seat].kind is SeatKind.HUMAN:
-            self._apply(SetConnected(seat, False))
-        return None
+        return self._take_seat_away(seat, p.ErrorCode.SEAT_FREED, "the host freed this seat")
 
     def _host_replace_with_bot(self, conn: Connection, seat: int, level: str | None) -> HostResult:
         """A human seat becomes a bot's, hand and all; its phone is told and falls back to the public view."""
@@ -151,12 +142,17 @@ class HostControls(Audience):
             return bad
         if self.game.seats[seat].kind is not SeatKind.HUMAN or seat not in self.seat_tokens:
             return (p.ErrorCode.NOT_HELD, "no player holds that seat")
+        return self._take_seat_away(seat, p.ErrorCode.KICKED, "the host gave your seat away")
+
+    def _take_seat_away(self, seat: int, code: p.ErrorCode, text: str) -> HostResult:
+        """The seat's phone loses it (told ``code``). In the lobby the seat empties; in a game it keeps its hand
+        (R33) and the next phone to join it takes it over."""
         if self.game.phase is Phase.LOBBY:
             refusal = self._apply(Sit(seat, SeatKind.EMPTY))
             if refusal is not None:
                 return refusal
         self._revoke(seat)
-        self._detach(seat, p.ErrorCode.KICKED, "the host gave your seat away")
+        self._detach(seat, code, text)
         if self.game.seats[seat].kind is SeatKind.HUMAN:
             self._apply(SetConnected(seat, False))
         return None
