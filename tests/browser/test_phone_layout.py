@@ -1,11 +1,11 @@
-"""The phone in the hand, thumb first: at every common size (360×640 up to 430×932, and landscape 844×390) and in
-every phase (sign, play at 4 and 8 seats with the tray open and closed, a vote, the reveal, game over):
+"""The phone in the hand, thumb first: at every common size (360×640, 375×667, 360×740 up to 430×932, and landscape
+844×390) and in every phase (sign, play at 4 and 8 seats with the tray open and closed, a vote, the reveal, game over):
 
 * every play control's centre lies in the lower 65 % of a portrait screen (the thumb's reach);
 * a finger at each control's centre touches that control (``elementFromPoint``), and every control is on screen;
 * no element overlaps another, and no text is cut (a name may end in an ellipsis, but shows at least 6 characters;
   outside the strip only with its whole text in a title);
-* names at 8 seats on 360 px show at least 6 characters;
+* names at 8 seats on 360 px show at least 6 characters, and no name breaks inside a word;
 * nothing pokes out sideways; the sign phase (English and French, 4 to 8 seats) and play fit without scrolling,
   also with a vote and the tray open at once;
 * the coach's sign hint covers neither the title, the countdown, the grid nor Lock in / Ready.
@@ -24,7 +24,7 @@ from playwright.sync_api import expect
 
 from .phone_helpers import everybody_ready, game_with_page, set_position, shot
 
-PORTRAIT = [(360, 640), (390, 844), (412, 915), (430, 932)]
+PORTRAIT = [(360, 640), (375, 667), (360, 740), (390, 844), (412, 915), (430, 932)]
 SIZES = [*PORTRAIT, (844, 390)]
 NAMES4 = ("Bruno", "Chloé Marie-Anne", "Maximilien-Alexandre")  # the longest a name may be: 20 characters
 NAMES8 = ("Bruno", "Chloé Marie-Anne", "Dora", "Emmanuelle", "Farid", "Gwendoline", "Hugo")
@@ -97,26 +97,37 @@ REPORT = r"""(playOnly) => {
       && el.textContent.includes(titled.title);
     if ((over && el.clientWidth > 0) || off) out.cut.push([name(el), el.textContent.slice(0, 30), graceful || !!el.closest('#strip .nm')]);
   }
-  // Readable characters of each seat name in the strip: those whose glyph lies inside the name's clipping box.
+  // Readable characters of each seat name in the strip: those whose glyph lies inside the name's clipping box and
+  // its word's (a word may wear its own ellipsis), on a line the box shows. And no word broken across two lines
+  // ("Emmanuel" / "le" reads as two names): every glyph of a word on one line, whatever the engine's clipping.
   for (const nm of document.querySelectorAll('#strip .chip .nm')) {
     if (!shown(nm)) continue;
-    const clip = nm.closest('.chip-name').getBoundingClientRect();
-    const text = nm.firstChild;
-    let seen = 0;
-    if (text) for (let i = 0; i < text.length; i++) {
-      const range = document.createRange(); range.setStart(text, i); range.setEnd(text, i + 1);
-      const g = range.getBoundingClientRect();
-      if (g.right <= clip.right - 8 + 0.5 || (i === text.length - 1 && g.right <= clip.right + 0.5)) seen++;  // room left for the ellipsis
+    const box = nm.closest('.chip-name'), clip = box.getBoundingClientRect(), cs = getComputedStyle(box);
+    const glyphs = [];
+    const walk = document.createTreeWalker(nm, NodeFilter.SHOW_TEXT);
+    for (let t; (t = walk.nextNode());) for (let i = 0; i < t.length; i++) {
+      const range = document.createRange(); range.setStart(t, i); range.setEnd(t, i + 1);
+      const right = Math.min(clip.right, t.parentElement.getBoundingClientRect().right);
+      glyphs.push({ch: t.data[i], r: range.getBoundingClientRect(), right, last: i === t.length - 1});
     }
+    const seeable = (g) => g.r.bottom <= clip.bottom + 0.5;
+    let seen = glyphs.filter((g) => seeable(g) && (g.r.right <= g.right - 8 + 0.5 || (g.last && g.r.right <= g.right + 0.5))).length;  // room left for the ellipsis
     // a name that ends inside its box is whole (a short one such as "toi" ends within the ellipsis' width)
-    if (text && text.length) { const range = document.createRange(); range.setStart(text, text.length - 1); range.setEnd(text, text.length);
-      if (range.getBoundingClientRect().right <= clip.right + 0.5) seen = text.length; }
+    const end = glyphs[glyphs.length - 1];
+    if (end && seeable(end) && end.r.right <= end.right + 0.5) seen = glyphs.length;
+    const broken = [];
+    let word = [];
+    for (const g of [...glyphs, {ch: ' '}]) {  // a word ends at a space; after a hyphen ("Marie-" / "Anne") a line may
+      if (g.ch.trim()) word.push(g);
+      if (g.ch.trim() && g.ch !== '-') continue;
+      if (word.some((w) => Math.abs(w.r.top - word[0].r.top) > 2)) broken.push(word.map((w) => w.ch).join(''));
+      word = [];
+    }
     // and whole lines: a chip too short for its lamp and name squeezes the name's box below its lines (one, or the
-    // two a tall strip allows, whose last ends in an ellipsis), cutting glyphs or a line off without a mark
-    const box = nm.closest('.chip-name'), cs = getComputedStyle(box);
-    const lines = parseInt(cs.webkitLineClamp, 10) || 1;
+    // two a tall strip allows), cutting glyphs or a line off without a mark
+    const lines = cs.maxHeight !== 'none' ? Math.round(parseFloat(cs.maxHeight) / parseFloat(cs.lineHeight)) : 1;
     const feet = Math.min(box.scrollHeight, lines * parseFloat(cs.lineHeight)) - box.clientHeight;
-    out.names.push({text: nm.textContent, seen, feet: Math.round(feet)});
+    out.names.push({text: nm.textContent, seen, broken, feet: Math.round(feet)});
   }
   return out;
 }"""
@@ -163,6 +174,7 @@ def check(
         assert n["seen"] >= min(len(n["text"]), names_at_least), (
             f"{where}: name {n['text']!r} shows {n['seen']} characters"
         )
+        assert not n["broken"], f"{where}: name {n['text']!r} breaks inside a word: {n['broken']}"
         assert n["feet"] <= 1, f"{where}: name {n['text']!r} cut {n['feet']} px at the bottom of its chip"
     return r
 

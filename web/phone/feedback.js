@@ -8,10 +8,6 @@ document.addEventListener('pointerdown', (e) => {
   lastPointer = { x: e.clientX, y: e.clientY, at: performance.now() };
 }, { capture: true, passive: true });
 
-export function fingerAt() {
-  return lastPointer;
-}
-
 const canVibrate = typeof navigator.vibrate === 'function';
 const PATTERNS = { ok: 15, refused: [30, 60, 30], lost: [20, 40, 20], call: 30 };
 

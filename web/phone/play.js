@@ -365,7 +365,11 @@ export function renderStrip(you) {
     chip.className = `chip team-${s.team}${s.channel.held ? ' held' : ''}${s.connected ? '' : ' gone'}`
       + `${mine ? ' me' : ''}${you && i === you.partner ? ' partner' : ''}`;
     chip.querySelector('.shape').textContent = TEAM_SHAPES[s.team];
-    chip.querySelector('.nm').textContent = mine ? t('you_tag') : s.name;
+    const nm = chip.querySelector('.nm');
+    const name = mine ? t('you_tag') : s.name;
+    // a box a word: a long word ends in its own ellipsis, it never breaks (not even after a hyphen: "Chloé" /
+    // "Marie-" / "Anne" would lose its last line unmarked)
+    if (nm.textContent !== name) nm.replaceChildren(...name.split(' ').flatMap((w, k) => [k ? ' ' : '', h('span', { class: 'w', text: w })]));
     chip.querySelector('.chip-emoji').textContent = s.channel.held ? (s.channel.emoji || '') : '';
     chip.setAttribute('aria-label', `${s.name}${you && i === you.partner ? ` (${t('your_partner')})` : ''}: `
       + `${s.channel.held ? t('channel_held_by') : t('channel_free')}${s.channel.emoji ? ` ${s.channel.emoji}` : ''}`);
@@ -386,8 +390,4 @@ export function flashOwnEmission(emoji) {
   if (tile) { tile.classList.remove('out'); void tile.offsetWidth; tile.classList.add('out'); }
   const line = $('tray-line');
   line.classList.remove('flash'); void line.offsetWidth; line.classList.add('flash');
-}
-
-export function resetStrip() {
-  stripChips = [];
 }
