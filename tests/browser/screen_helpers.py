@@ -161,9 +161,13 @@ def without_sign_list(raw: str) -> str:
     return json.dumps(msg, ensure_ascii=False)
 
 
-#: The screens the big screen must fit (CSS pixels, device pixel ratio): laptops to a 4K TV at no scaling.
+#: The screens the big screen must fit (CSS pixels, device pixel ratio): laptops to a 4K TV at no scaling, a 16:10
+#: laptop, and the most common laptop screen inside a browser window (1366×768 less its tabs and address bar: the
+#: launcher opens the page in the default browser, full screen only once somebody presses F11).
 SIZES: list[tuple[int, int, int]] = [
     (1280, 720, 1),
+    (1280, 800, 1),
+    (1366, 657, 1),
     (1366, 768, 1),
     (1536, 864, 1),
     (1920, 1080, 1),
@@ -250,13 +254,14 @@ SELF_CHECK = """() => {
     const hit = document.elementFromPoint(x, y);
     if (!hit || !(hit === b || b.contains(hit))) out.push('not clickable: ' + name(b) + ' (under ' + (hit ? name(hit) : 'nothing') + ')');
   }
-  // the centre cards are read from the sofa: rank at least 11 % of the screen's height
+  // the centre cards are read from the sofa: rank at least 11 % of the screen's height, a 16:9 height on a taller
+  // screen (16:10: the same width is the same physical card, the extra height is a band)
   // (a card still moving in, a swap's transform on it or its place, is measured once it has landed)
   const moving = (el) => document.getAnimations().some((a) => a.playState === 'running' && a.effect && a.effect.target
     && a.effect.target.contains(el) && a.effect.getKeyframes().some((k) => 'transform' in k || 'scale' in k));
   if (!panelOpen) for (const r of all('#places .card:not(.empty) .rank').filter((el) => !moving(el))) {
     const h = r.getBoundingClientRect().height;
-    if (h < 0.11 * H - 0.5) out.push('rank too small: ' + Math.round(h) + ' px of ' + H);
+    if (h < 0.11 * Math.min(H, W * 9 / 16) - 0.5) out.push('rank too small: ' + Math.round(h) + ' px of ' + H);
   }
   return out;
 }"""
@@ -279,7 +284,7 @@ ATTRACT_CHECK = """([captionLeast, titleLeast, chipLeast, nameLeast]) => {
   const out = [];
   const box = document.querySelector('#attract');
   if (!box || box.hidden || !box.querySelector('.att-caption')) return ['no attract loop'];
-  const H = innerHeight, W = innerWidth;
+  const W = innerWidth, H = Math.min(innerHeight, W * 9 / 16);  // the 16:9 height: see the self-check's cards
   const size = (e) => parseFloat(getComputedStyle(e).fontSize);
   const caption = box.querySelector('.att-caption');
   if (size(caption) < captionLeast * H - 0.01)
@@ -341,7 +346,7 @@ STORY_CHECK = """(least) => {
   const out = [];
   const box = document.querySelector('.story');
   if (!box) return ['no story'];
-  const H = innerHeight;
+  const H = Math.min(innerHeight, innerWidth * 9 / 16);  // the 16:9 height: see the self-check's cards
   // the stage is scaled to the window (a transform): a computed font size is in the stage's pixels
   const k = box.getBoundingClientRect().width / box.offsetWidth;
   const words = [...box.querySelectorAll('*')].filter((e) =>
