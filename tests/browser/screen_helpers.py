@@ -161,10 +161,13 @@ def without_sign_list(raw: str) -> str:
     return json.dumps(msg, ensure_ascii=False)
 
 
-#: The screens the big screen must fit (CSS pixels, device pixel ratio): laptops to a 4K TV at no scaling, a 16:10
-#: laptop, and the most common laptop screen inside a browser window (1366×768 less its tabs and address bar: the
-#: launcher opens the page in the default browser, full screen only once somebody presses F11).
+#: The screens the big screen must fit (CSS pixels, device pixel ratio): laptops to a 4K TV at no scaling, a 4:3
+#: projector, a 5:4 monitor, a 16:10 laptop, and the most common laptop screen inside a browser window (1366×768
+#: less its tabs and address bar: the launcher opens the page in the default browser, full screen only once
+#: somebody presses F11).
 SIZES: list[tuple[int, int, int]] = [
+    (1024, 768, 1),
+    (1280, 1024, 1),
     (1280, 720, 1),
     (1280, 800, 1),
     (1366, 657, 1),
@@ -284,20 +287,21 @@ ATTRACT_CHECK = """([captionLeast, titleLeast, chipLeast, nameLeast]) => {
   const out = [];
   const box = document.querySelector('#attract');
   if (!box || box.hidden || !box.querySelector('.att-caption')) return ['no attract loop'];
-  const W = innerWidth, H = Math.min(innerHeight, W * 9 / 16);  // the 16:9 height: see the self-check's cards
+  const W = innerWidth, H = innerHeight;
+  const S = Math.min(H, W * 9 / 16);  // sizes are shares of a 16:9 height: see the self-check's cards
   const size = (e) => parseFloat(getComputedStyle(e).fontSize);
   const caption = box.querySelector('.att-caption');
-  if (size(caption) < captionLeast * H - 0.01)
-    out.push(`caption ${size(caption).toFixed(1)} px < ${(captionLeast * 100).toFixed(1)} % of ${H}`);
+  if (size(caption) < captionLeast * S - 0.01)
+    out.push(`caption ${size(caption).toFixed(1)} px < ${(captionLeast * 100).toFixed(1)} % of ${Math.round(S)}`);
   for (const n of box.querySelectorAll('.att-name'))
-    if (size(n) < nameLeast * H - 0.01) out.push(`name ${n.textContent} ${size(n).toFixed(1)} px < ${(nameLeast * 100).toFixed(1)} % of ${H}`);
+    if (size(n) < nameLeast * S - 0.01) out.push(`name ${n.textContent} ${size(n).toFixed(1)} px < ${(nameLeast * 100).toFixed(1)} % of ${Math.round(S)}`);
   const title = box.querySelector('.att-title');
-  if (!title || size(title) < titleLeast * H - 0.01)
-    out.push(`title ${title ? size(title).toFixed(1) : 'missing'} px < ${(titleLeast * 100).toFixed(1)} % of ${H}`);
+  if (!title || size(title) < titleLeast * S - 0.01)
+    out.push(`title ${title ? size(title).toFixed(1) : 'missing'} px < ${(titleLeast * 100).toFixed(1)} % of ${Math.round(S)}`);
   const chips = box.querySelectorAll('.att-score');
   if (chips.length !== 2) out.push(`${chips.length} score chips`);
   for (const n of box.querySelectorAll('.att-score .att-tname, .att-score .att-points'))
-    if (size(n) < chipLeast * H - 0.01) out.push(`score chip ${n.textContent} ${size(n).toFixed(1)} px < ${(chipLeast * 100).toFixed(1)} % of ${H}`);
+    if (size(n) < chipLeast * S - 0.01) out.push(`score chip ${n.textContent} ${size(n).toFixed(1)} px < ${(chipLeast * 100).toFixed(1)} % of ${Math.round(S)}`);
   const r = box.getBoundingClientRect();
   if (r.width < 100 || r.height < 100) out.push('attract box too small: ' + JSON.stringify([r.width, r.height]));
   if (r.left < 0 || r.top < 0 || r.right > W || r.bottom > H) out.push('attract box outside the window');
@@ -346,7 +350,7 @@ STORY_CHECK = """(least) => {
   const out = [];
   const box = document.querySelector('.story');
   if (!box) return ['no story'];
-  const H = Math.min(innerHeight, innerWidth * 9 / 16);  // the 16:9 height: see the self-check's cards
+  const S = Math.min(innerHeight, innerWidth * 9 / 16);  // sizes are shares of a 16:9 height: see the self-check's cards
   // the stage is scaled to the window (a transform): a computed font size is in the stage's pixels
   const k = box.getBoundingClientRect().width / box.offsetWidth;
   const words = [...box.querySelectorAll('*')].filter((e) =>
@@ -354,8 +358,8 @@ STORY_CHECK = """(least) => {
   if (!words.length) out.push('a story without words');
   for (const e of words) {
     const px = parseFloat(getComputedStyle(e).fontSize) * k;
-    if (px < least * H - 0.01)
-      out.push(`story ${e.className} "${e.textContent.trim().slice(0, 20)}" ${px.toFixed(1)} px < ${(least * 100).toFixed(1)} % of ${H}`);
+    if (px < least * S - 0.01)
+      out.push(`story ${e.className} "${e.textContent.trim().slice(0, 20)}" ${px.toFixed(1)} px < ${(least * 100).toFixed(1)} % of ${Math.round(S)}`);
   }
   for (const n of box.querySelectorAll('.story-name'))
     if (n.scrollWidth > n.clientWidth + 1) out.push(`story name cut: "${n.textContent}"`);

@@ -1,17 +1,18 @@
 """The big screen fits every screen people use, in every phase, from a laptop to a 4K TV.
 
-At 1280×720, 1280×800 (16:10), 1366×657 (a 1366×768 laptop in a browser window), 1366×768, 1536×864, 1920×1080,
-2560×1440 and 3840×2160 (device pixel ratio 1), and at 1920×1080 with DPR 2, through the lobby, the sign phase,
-play at 8 seats, the reveal and its story, the host's pause, game over and the settings and host panels, the
-layout self-check (``screen_helpers.SELF_CHECK``) finds nothing outside the viewport, no unwanted overlap, no cut
-text, every visible button clickable at its centre and the centre cards' rank at least 11 % of the screen's height.
+At 1024×768 (4:3), 1280×1024 (5:4), 1280×720, 1280×800 (16:10), 1366×657 (a 1366×768 laptop in a browser
+window), 1366×768, 1536×864, 1920×1080, 2560×1440 and 3840×2160 (device pixel ratio 1), and at 1920×1080 with
+DPR 2, through the lobby, the sign phase, play at 8 seats, the reveal and its story, the host's pause, game over
+and the settings and host panels, the layout self-check (``screen_helpers.SELF_CHECK``) finds nothing outside the
+viewport, no unwanted overlap, no cut text, every visible button clickable at its centre and the centre cards'
+rank at least 11 % of the screen's height.
 In the lobby, at 4, 6 and 8 seats, the attract loop is read from the sofa: its caption at least 2.4 % of the
 window's height, its title 2.1 %, its score chips 1.9 %, its little table's names 1.8 %, the title clear of the
 little table and Skip, its box clear of the plates, the QR code and the controls. The reveal and the round's story
 at 4, 6 and 8 seats are read as well: every word at least 1.8 % of the height, every name whole, the panel inside
 the felt and clear of the plates and their badges, every legend item on one line, a plate's name broken only at a
-space or after a hyphen. Heights are a 16:9 screen's: on a taller one (16:10) the same width holds the same
-cards and words, and the rest is a band.
+space or after a hyphen. Heights are a 16:9 screen's: on a taller one (16:10, 4:3, 5:4) the same width holds the
+same cards and words, and the rest is a band.
 Screenshots: ``screenshots/layout-<phase>-<W>x<H>@<DPR>.png``.
 Rules cited: R1–R2 (seats around the table), R11 (ready), R22 (a call), R26 (reveal), R34 (game over).
 """

@@ -185,6 +185,10 @@ const CAPTION_LEAST = 0.025;
 // (not the little table), wrapping in the corner left of the top plate. The score chips ride in the caption
 // band, in proportion to the sentence (attract.css), so they share its least size.
 const TITLE_LEAST = 0.022;
+// Those shares are of the stage's height in window pixels: the window's, or on a window taller than 16:9 (4:3,
+// 5:4, 16:10) the 16:9 height of its width, since the stage is width-bound there (layout.js) and the same width
+// holds the same words.
+const stageHeight = () => Math.min(window.innerHeight, (window.innerWidth * WINDOW.h) / WINDOW.w);
 // Every sentence the band shows: the band is as tall as the tallest needs, so the table never jumps between scenes.
 const CAPTIONS = ['intro', 'swap', 'carre', 'channel', 'everybody', 'quatro', 'reveal_quatro', 'round2', 'crack',
   'contre', 'reveal_contre', 'round3', 'bait', 'reveal_decoy', 'outro'];
@@ -265,7 +269,7 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
     const k = Math.min(window.innerWidth / WINDOW.w, window.innerHeight / WINDOW.h) || 1;
     const L = r.width < COMPACT_BELOW.w * k || r.height < COMPACT_BELOW.h * k ? LAYOUTS.compact : LAYOUTS.full;
     const s0 = Math.min(r.width / L.baseW, r.height / L.baseH) || 1;
-    const font = Math.max(L.captionFont * s0, CAPTION_LEAST * window.innerHeight);
+    const font = Math.max(L.captionFont * s0, CAPTION_LEAST * stageHeight());
     const margin = L === LAYOUTS.full ? { side: 20 * s0, bottom: 8 * s0 } : { side: 0, bottom: 0 };
     const bandH = bandHeight(font, r.width, margin.side);
     const T = r.height - bandH - margin.bottom;
@@ -433,7 +437,7 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
     box.style.setProperty('--s', String(g.s));
     box.classList.toggle('compact', L === LAYOUTS.compact);
     // the title at its readable least, in the corner left of the top plate (as wide as that corner allows)
-    const ts = Math.max(g.s, (TITLE_LEAST * window.innerHeight) / L.titleFont);
+    const ts = Math.max(g.s, (TITLE_LEAST * stageHeight()) / L.titleFont);
     parts.top.style.setProperty('--s', String(ts));
     const corner = g.W / 2 - (L.plate.w / 2 + 8) * g.s - parts.top.offsetLeft;
     parts.title.style.maxWidth = `${Math.max(0, Math.min(L.titleW * ts, corner))}px`;
