@@ -1,11 +1,13 @@
 """The phone in the hand, thumb first: at every common size (360×640, 375×667, 360×740 up to 430×932, and landscape
-844×390) and in every phase (sign, play at 4 and 8 seats with the tray open and closed, a vote, the reveal, game over):
+844×390) and in every phase (sign, play at 4 and 8 seats with the tray open and closed, a vote, the reveal, game
+over):
 
 * every play control's centre lies in the lower 65 % of a portrait screen (the thumb's reach);
 * a finger at each control's centre touches that control (``elementFromPoint``), and every control is on screen;
 * no element overlaps another, and no text is cut (a name may end in an ellipsis, but shows at least 6 characters;
   outside the strip only with its whole text in a title);
 * names at 8 seats on 360 px show at least 6 characters, and no name breaks inside a word;
+* turned sideways, the open tray leaves the cards their size (it opens in the other column);
 * nothing pokes out sideways; the sign phase (English and French, 4 to 8 seats) and play fit without scrolling,
   also with a vote and the tray open at once;
 * the coach's sign hint covers neither the title, the countdown, the grid nor Lock in / Ready.
@@ -40,7 +42,9 @@ REPORT = r"""(playOnly) => {
   const name = (el) => el.id ? '#' + el.id : (el.className && el.className.baseVal === undefined ? el.tagName.toLowerCase() + '.' + String(el.className).trim().split(/\s+/).join('.') : el.tagName.toLowerCase())
     + (el.dataset.slot ? `[slot=${el.dataset.slot}]` : el.dataset.place ? `[place=${el.dataset.place}]` : el.dataset.emoji ? `[${el.dataset.emoji}]` : el.dataset.seat ? `[seat=${el.dataset.seat}]` : el.dataset.action ? `[${el.dataset.action}]` : '');
   const controls = [...screen.querySelectorAll('button, input, [role=radio], summary')].filter(shown);
+  const card = screen.querySelector('#hand .card');
   const out = {screen: screen.id, W, H, controls: [], overlaps: [], cut: [], names: [], wide: [],
+    hand: card ? Math.round(card.getBoundingClientRect().height) : 0,
     // before any control is scrolled into view: how far the page and the screen would have to scroll
     scroll: {page: document.scrollingElement.scrollHeight - innerHeight, screen: screen.scrollHeight - screen.clientHeight,
       pageX: document.scrollingElement.scrollWidth - innerWidth, screenX: screen.scrollWidth - screen.clientWidth},
@@ -204,8 +208,7 @@ def test_layout_at_every_size_four_seats_sign_play_tray_vote_reveal_and_game_ove
     set_position(live_server, "AAKQ KKJJ QQJT TTJK | AAQT")
     expect(page.locator("#hand .card .rank")).to_have_text(["A", "A", "K", "Q"])
     page.locator("#play-msg").evaluate("el => { el.textContent = ''; }")
-    for size in SIZES:
-        check(page, screenshot_dir, "play4", size, names_at_least=6)
+    hand = {size: check(page, screenshot_dir, "play4", size, names_at_least=6)["hand"] for size in SIZES}
     assert screen.host("pause")["type"] == "ok"  # "Paused by the host" takes a line: the rest still fits
     expect(page.locator("#paused-bar")).to_be_visible()
     for size in SIZES:
@@ -216,7 +219,9 @@ def test_layout_at_every_size_four_seats_sign_play_tray_vote_reveal_and_game_ove
     page.locator("#btn-channel").tap()
     expect(page.locator("#tray")).to_be_visible()
     for size in SIZES:
-        check(page, screenshot_dir, "play4-tray", size, names_at_least=6)
+        r = check(page, screenshot_dir, "play4-tray", size, names_at_least=6)
+        if size[0] > size[1]:  # sideways the tray opens in the other column: the cards keep their size
+            assert r["hand"] == hand[size], f"play4-tray at {size}: cards {r['hand']} px tall, {hand[size]} closed"
     assert others[2].act("request_reshuffle")["type"] == "ok"  # a vote while the tray is open: both bars at once
     expect(page.locator("#vote-bar")).to_be_visible()
     in_both_languages(page, screenshot_dir, "vote-tray", names_at_least=6)
