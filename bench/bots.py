@@ -93,7 +93,8 @@ def bench_breakdown(games: int) -> None:
     and the rest (engine, events to JSON, the event loop); and
     how many units of work a game is made of (what any faster design would still have to do)."""
     import quatro_party.simulate as sim
-    from quatro_party.bots.core import Bot
+    from quatro_party.bots import Bot
+    from quatro_party.bots.eyes import Eyes
     from quatro_party.engine.views import ViewBuilder
 
     spent = {"views": 0.0, "bots": 0.0, "decide": 0.0}  # decide: the judgement, inside the bots' share
@@ -116,11 +117,12 @@ def bench_breakdown(games: int) -> None:
             counts["changes"] += 1
             counts["events"] += len(data)
 
-    saved = ViewBuilder.table_view, sim._seat_view, Bot.wake, Bot.observe, Bot.notice, Bot.decide
+    # a bot's notice is its eyes' (bound when the bot is made): timed there
+    saved = ViewBuilder.table_view, sim._seat_view, Bot.wake, Bot.observe, Eyes.notice
     ViewBuilder.table_view = timed("views", saved[0])
     sim._seat_view = timed("views", saved[1], "views")
     Bot.wake, Bot.observe = timed("bots", saved[2], "wakes"), timed("bots", saved[3])
-    Bot.notice = timed("bots", saved[4])
+    Eyes.notice = timed("bots", saved[4])
     try:
         t0 = time.process_time()
         sent = 0
@@ -130,8 +132,7 @@ def bench_breakdown(games: int) -> None:
 
             def make(*args: Any, **kwargs: Any) -> Any:
                 bot = real_make(*args, **kwargs)
-                # per instance: the levels override decide
-                bot.decide = timed("decide", bot.decide, "decisions")
+                bot.policy.decide = timed("decide", bot.policy.decide, "decisions")
                 bots.append(bot)
                 return bot
 
@@ -143,7 +144,7 @@ def bench_breakdown(games: int) -> None:
             sent += rec.messages
         total = time.process_time() - t0
     finally:
-        ViewBuilder.table_view, sim._seat_view, Bot.wake, Bot.observe, Bot.notice, Bot.decide = saved
+        ViewBuilder.table_view, sim._seat_view, Bot.wake, Bot.observe, Eyes.notice = saved
     per = {k: 1000 * v / games for k, v in spent.items()}
     print(
         f"breakdown per game (CPU, timers included): total {1000 * total / games:.0f} ms = views "

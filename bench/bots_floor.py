@@ -58,7 +58,7 @@ def record(seed: int, seats: int) -> tuple[Timeline, tuple[int, ...]]:
 
     def make(seat: int, *args: Any, **kwargs: Any) -> Any:
         bot = real_make(seat, *args, **kwargs)
-        wake, decide = bot.wake, bot.decide
+        wake, decide = bot.wake, bot.policy.decide
 
         def counted_wake(now: float) -> Any:
             timeline.append(("wake", now, seat, None))
@@ -68,7 +68,8 @@ def record(seed: int, seats: int) -> tuple[Timeline, tuple[int, ...]]:
             timeline.append(("decide", now, seat, None))
             return decide(now)
 
-        bot.wake, bot.decide = counted_wake, counted_decide  # type: ignore[method-assign]
+        bot.wake = counted_wake  # type: ignore[method-assign]
+        bot.policy.decide = counted_decide  # type: ignore[method-assign]
         return bot
 
     def observer(kind: str, now: float, data: Any) -> None:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .bots import LEVELS, make_bot
-from .bots.newcomer import Newcomer
+from .bots.newcomer import make_newcomer
 from .engine import Game, Phase, SeatKind, Sit, StartGame
 from .engine import events as ev
 from .engine.rules import DEFAULT_TIMING, Timing, partner_of, seats_of, team_of
@@ -122,7 +122,7 @@ class GameRecord:
 def make_player(seat: int, kind: str, rng: random.Random) -> Any:
     """A bot of level ``kind``, or the scripted newcomer."""
     if kind == NEWCOMER:
-        return Newcomer(seat, rng)
+        return make_newcomer(seat, rng)
     return make_bot(seat, kind, rng)
 
 

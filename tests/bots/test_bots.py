@@ -15,8 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from quatro_party.bots import LEVELS, MIN_REACTION, make_bot
-from quatro_party.bots.core import CALL_HOLD
+from quatro_party.bots import CALL_HOLD, LEVELS, MIN_REACTION, make_bot
 from quatro_party.engine import Game, Phase, SeatKind, Sit, StartGame, seat_view
 from quatro_party.engine.rules import SIGNS
 from quatro_party.protocol import Action, parse_phone, state_message, to_command
@@ -334,8 +333,8 @@ def test_reaction_delays_depend_on_the_level():
         delays = []
         for i in range(300):
             bot.observe({"type": "state", "view": None, "events": []}, float(i * 10))  # free: glanced at once
-            assert bot._inbox[-1][1] == i * 10
-            delays.append(bot._inbox[-1][0] - i * 10)
+            assert bot.eyes.inbox[-1][1] == i * 10
+            delays.append(bot.eyes.inbox[-1][0] - i * 10)
         assert min(delays) >= MIN_REACTION - 1e-9  # (float rounding of now + delay)
         means[level] = sum(delays) / len(delays)
     assert means["easy"] > means["normal"] > means["hard"] >= MIN_REACTION

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from quatro_party.bots import make_bot
-from quatro_party.bots.core import rank_of
+from quatro_party.bots.memory import rank_of
 from quatro_party.engine import Game, SeatKind, Sit, StartGame, seat_view
 from quatro_party.protocol import state_message
 from quatro_party.simulate import play_game
@@ -93,9 +93,9 @@ def test_r23_a_quatro_refused_for_the_callers_carre_is_confirmed_and_sent_again(
     bot.observe(state_message(seat_view(game, 0, 0.0), [], table={}), 0.0)
     bot.wake(bot.next_wake() or 0.0)
     ref = "b0.99"
-    bot._pending[ref] = (10.0, {"type": "call_quatro", "confirmed": False, "id": ref})
-    bot._pending_kinds["call_quatro"] = 1
-    bot.decided_call = True
+    bot.hands.sent[ref] = (10.0, {"type": "call_quatro", "confirmed": False, "id": ref})
+    bot.hands.kinds["call_quatro"] = 1
+    bot.policy.calls.decided = True
     bot.observe({"type": "refused", "id": ref, "reason": "confirm_own_carre"}, 10.0)
     sent = []
     while (at := bot.next_wake()) is not None and at < 20.0:
@@ -127,7 +127,7 @@ def _bot_in_play(level: str) -> Any:
     game.apply(StartGame(), 0.0)  # no person to wait for: the round opens at once (R11)
     bot = make_bot(0, level, random.Random(1))
     bot.observe(state_message(seat_view(game, 0, 0.0), [], table={}), 0.0)
-    while (at := bot.next_wake()) is not None and bot.view is None:
+    while (at := bot.next_wake()) is not None and bot.memory.view is None:
         bot.wake(at)
     return bot
 
@@ -136,12 +136,17 @@ def test_r16_a_view_of_the_instant_of_our_swap_that_predates_it_still_counts_our
     """A view sent for an earlier change of the same instant shows the hand before our exchange: the bot still
     knows what it gave and took."""
     bot = _bot_in_play("normal")
-    assert bot.view is not None and bot.view["phase"] == "play"
-    hand, centre = bot.view["you"]["hand"], bot.view["centre"]
+    assert bot.memory.view is not None and bot.memory.view["phase"] == "play"
+    hand, centre = bot.memory.view["you"]["hand"], bot.memory.view["centre"]
     give, took = hand[0], centre[1]
-    bot.my_moves.clear()  # only this exchange of ours is in flight
-    bot.my_moves["b0.50"] = (bot.view_at, give["id"], took, 1)  # sent at the very time of that view
-    mine, middle = bot.own_table()
+    bot.policy.exchanges.moves.clear()  # only this exchange of ours is in flight
+    bot.policy.exchanges.moves["b0.50"] = (
+        bot.memory.view_at,
+        give["id"],
+        took,
+        1,
+    )  # sent at the very time of that view
+    mine, middle = bot.policy.exchanges.own_table()
     assert took["id"] in [c["id"] for c in mine] and give["id"] not in [c["id"] for c in mine]
     assert middle[1]["id"] == give["id"]
 
@@ -150,12 +155,12 @@ def test_r16_a_refusal_perceived_after_the_pending_timeout_still_undoes_our_exch
     """A slow glance may take longer than the pending timeout to perceive a refusal it already holds: the refused
     exchange must still be known as refused (a bot that believed it would misjudge its own carré, R23)."""
     bot = _bot_in_play("easy")
-    hand, centre = bot.view["you"]["hand"], bot.view["centre"]
-    t = bot.view_at + 1.0
-    msg = bot.send_swap(t, hand[0], 1, centre[1])
+    hand, centre = bot.memory.view["you"]["hand"], bot.memory.view["centre"]
+    t = bot.memory.view_at + 1.0
+    msg = bot.policy.exchanges.send(t, hand[0], 1, centre[1])
     bot.observe({"type": "refused", "id": msg["id"], "reason": "card_taken"}, t)
     horizon = t + 10.0
     while (at := bot.next_wake()) is not None and at < horizon:
         bot.wake(at)
-    assert msg["id"] not in bot.my_moves
-    assert msg["id"] not in bot._pending
+    assert msg["id"] not in bot.policy.exchanges.moves
+    assert msg["id"] not in bot.hands.sent
