@@ -92,7 +92,7 @@ def bench_breakdown(games: int) -> None:
     looks), the bots (observe + notice + wake, with the share of their decisions: what is left is perceiving),
     and the rest (engine, events to JSON, the event loop); and
     how many units of work a game is made of (what any faster design would still have to do)."""
-    import quatro_party.simulate as sim
+    import quatro_party.simulate.runner as sim
     from quatro_party.bots import Bot
     from quatro_party.bots.eyes import Eyes
     from quatro_party.engine.views import ViewBuilder

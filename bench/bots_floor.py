@@ -36,7 +36,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import quatro_party.simulate as sim  # noqa: E402
+import quatro_party.simulate.runner as sim  # noqa: E402
 from quatro_party.engine import Game, SeatKind, Sit, StartGame  # noqa: E402
 from quatro_party.engine.views import ViewBuilder  # noqa: E402
 from quatro_party.protocol import Action, parse_phone_message, to_command  # noqa: E402

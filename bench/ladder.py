@@ -4,7 +4,7 @@
     python bench/ladder.py --games 100 --jobs 2  # quicker, on two processes (same results as --jobs 1)
 
 Each cell is a simulator run (``quatro_party.simulate.run``, duplicate deals) of one pairing; "newcomer" is the
-scripted first-time player (:class:`quatro_party.bots.newcomer.Newcomer`). The targets:
+scripted first-time player (:mod:`quatro_party.bots.newcomer`). The targets:
 
 - T1 newcomer + a partner bot of level L, against two L bots: easy 65–75 %, normal 40–55 %, hard 25–35 %;
 - T2 two newcomers against two L bots: easy >= 70 %, normal 30–50 %, hard 10–30 %;

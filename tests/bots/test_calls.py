@@ -45,7 +45,7 @@ def _calls(seed: int, levels: list[str], seats: int) -> tuple[int, int, int]:
                 stale += 1
                 stale_refused += refusal is not None and refusal.reason.value == "confirm_own_carre"
 
-    import quatro_party.simulate as sim
+    import quatro_party.simulate.runner as sim
 
     real = sim.make_player
 

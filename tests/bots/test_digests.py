@@ -1,0 +1,54 @@
+"""Every simulated game pinned, message for message: speed and structure work must not change a decision."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from quatro_party.simulate import play_game
+
+
+def _trace_digest(seed: int, levels: list[str], seats: int, exact_views: bool = False) -> str:
+    """A digest of everything that happened in a simulated game: every message a bot sent (with its time and
+    the refusal, if any), every event, and the record."""
+    import hashlib
+
+    h = hashlib.sha256()
+
+    def observer(kind: str, now: float, data: Any) -> None:
+        if kind == "sent":
+            seat, msg, refusal = data
+            h.update(repr((now, seat, msg, refusal and refusal.to_json())).encode())
+        else:
+            h.update(repr((now, data)).encode())
+
+    rec = play_game(seed, levels, seats, observer=observer, exact_views=exact_views)
+    h.update(repr((rec.scores, rec.endings, rec.sim_time, rec.messages)).encode())
+    return h.hexdigest()[:16]
+
+
+#: Digests recorded with the perception model of looks (bots glance at moments, ``look_gap`` apart, and think
+#: on what they perceived; the simulator builds a view only for a bot that looks), replacing those of the
+#: per-message model (commit 318812b and the speed work after it): speed work must not change a single
+#: decision. If bots are made to play differently on purpose, record these again (``_trace_digest``) and say
+#: so in the commit. Last recorded when a bot that waits for its rank stopped re-rolling its tie-break dice at
+#: every look (same decisions at that moment, a different stream of dice afterwards), then again when an answered
+#: action stopped timing out before its reply was perceived, and easy and hard were re-paced for the ladder.
+DIGESTS_BEFORE_SPEEDUP = {
+    (1, ("hard",) * 4, 8): "a0bd3b0118932ba1",
+    (2, ("hard",) * 4, 8): "09a88b0eaa1067a5",
+    (1, ("hard", "normal"), 4): "125c39f9501ef04a",
+    (1, ("easy", "normal", "hard"), 6): "738b84044a2d99e2",
+    (7, ("normal", "easy", "hard", "normal"), 8): "ece5b434836c0e35",
+}
+
+
+@pytest.mark.parametrize("case", sorted(DIGESTS_BEFORE_SPEEDUP))
+def test_optimised_simulator_and_bots_play_exactly_as_before(case):
+    """Same seed, same game, message for message and event for event: with the simulator's lazy shared views
+    (ViewBuilder), with the engine's own seat_view (exact_views), and as recorded for this perception model."""
+    seed, levels, seats = case
+    fast = _trace_digest(seed, list(levels), seats)
+    assert fast == _trace_digest(seed, list(levels), seats, exact_views=True)
+    assert fast == DIGESTS_BEFORE_SPEEDUP[case]
