@@ -14,6 +14,10 @@ scripted first-time player (:mod:`quatro_party.bots.newcomer`). The targets:
 - T6 adjacent levels: the stronger wins 70–95 % of decided games;
 - T7 rounds under 5 s <= 2 %, void rounds <= 5 %;
 - T8 no bot call refused and never sent again.
+
+Then T5 again at ``--time-scale 0.5`` on the cells that give it most calls (a bot partner of a newcomer, bot
+teams of adjacent levels): the bots a live table seats keep people's pace there (p10 >= 1.3 s of real time), and
+beside it the same games with bots made to follow the table (``human_pace=False``, a simulation's opt-in).
 """
 
 from __future__ import annotations
@@ -27,7 +31,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from quatro_party.engine import Timing  # noqa: E402
 from quatro_party.simulate import Summary, run, wilson  # noqa: E402
+
+#: The cells T5 is measured on again at --time-scale 0.5.
+HALF_SPEED_CELLS = (("newcomer+hard", "hard"), ("hard", "normal"), ("normal", "easy"))
 
 
 @dataclass(frozen=True)
@@ -80,12 +88,35 @@ def band(low: float | None, high: float | None) -> str:
     return f"{100 * (low or 0):.0f}–{100 * high:.0f} %"
 
 
+def half_speed(games: int, jobs: int, first_seed: int) -> None:
+    """T5 at --time-scale 0.5: the bots a live table seats (people's pace), and bots that follow the table."""
+    timing = Timing().scaled(0.5)
+    figures = []
+    for human_pace in (True, False):
+        runs = [
+            run(list(teams), games, 4, first_seed=first_seed, timing=timing, jobs=jobs, human_pace=human_pace)
+            for teams in HALF_SPEED_CELLS
+        ]
+        paces = sorted(p for s in runs for p in s.quatro_pace)
+        gap = min(g for s in runs for g in s.emoji_gaps)
+        p10, p50 = paces[max(0, int(0.1 * len(paces)) - 1)], paces[len(paces) // 2]
+        figures.append(f"p10 {p10:.2f} s, median {p50:.2f} s ({len(paces)} calls), soonest emission {gap:.2f} s")
+    print(
+        f"T5 at --time-scale 0.5, {' / '.join(' v '.join(t) for t in HALF_SPEED_CELLS)}: bots at people's pace (a live "
+        f"table's) {figures[0]} — target >= 1.3 / 1.6 s, >= 0.3 s; bots following the table (a simulation's "
+        f"opt-in) {figures[1]}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="games per 4-seat cell")
     parser.add_argument("--games8", type=int, default=200, help="games per 8-seat cell (0: no 8-seat row)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1, help="first seed")
+    parser.add_argument(
+        "--half-games", type=int, default=200, help="games per cell of T5 at --time-scale 0.5 (0: not measured)"
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     results: list[tuple[Cell, Summary]] = []
@@ -136,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{max(100 * s.void_rate() for s in every):.1f} %"
     )
     print(f"T8 bot calls refused and never sent again: {sum(s.lost_calls for s in every)}")
+    if args.half_games:
+        half_speed(args.half_games, args.jobs, args.seed)
     print(f"({time.perf_counter() - started:.0f} s, --jobs {args.jobs})")
     return 0
 

@@ -12,6 +12,10 @@ A bot looks at the table at moments (a glance when it notices a change, at most 
 the messages a bot never looks at: ``bot.notice(now)`` tells it the table changed (no content), and when
 ``bot.wants_view(now)`` it sends the latest state with the events since the last one it sent.
 
+People do not speed up with the table: at a table run faster (a host's ``--time-scale``), a bot's reactions and
+taps stay real seconds (:mod:`.pace`) unless it is made with ``human_pace=False``, the explicit choice of
+simulations and tests of a whole sped-up table.
+
 The messages it sends go through the same parse and validation path as a phone's
 (``protocol.parse_phone`` → ``protocol.to_command``), so a bot has exactly a phone's powers and cooldowns.
 
@@ -34,7 +38,7 @@ from .policy import BotSigner, Policy
 from .swaps import Collector, Exchanges
 
 
-def compose(seat: int, level: Level, rng: random.Random, human_pace: bool = False) -> Bot:
+def compose(seat: int, level: Level, rng: random.Random, human_pace: bool = True) -> Bot:
     """A bot of ``level`` for ``seat``: its senses, its level's judgement, and the policy's parts on them."""
     senses = Senses(seat, rng, level, human_pace)
     pace, memory, hands = senses.pace, senses.memory, senses.hands
@@ -47,11 +51,12 @@ def compose(seat: int, level: Level, rng: random.Random, human_pace: bool = Fals
     return Bot(seat, level.name, senses, policy)
 
 
-def make_bot(seat: int, level: str, rng: random.Random, *, human_pace: bool = False) -> Bot:
+def make_bot(seat: int, level: str, rng: random.Random, *, human_pace: bool = True) -> Bot:
     """A bot for ``seat`` at ``level`` ("easy", "normal" or "hard"), drawing all its dice from ``rng``.
 
-    ``human_pace``: its reactions and taps stay real seconds at a table run faster. ``False``: they speed up
-    with the table too."""
+    ``human_pace`` (the default, the live table's): its reactions and taps stay real seconds at a table run
+    faster, as people's do. ``False``: they speed up with the table too — the explicit choice of simulations and
+    tests of a whole sped-up table."""
     try:
         chosen = LEVELS[level]
     except KeyError:

@@ -210,8 +210,9 @@ class Reshuffler:
         return [hands.send("request_reshuffle", now)]
 
 
-def make_newcomer(seat: int, rng: random.Random, *, human_pace: bool = False) -> Bot:
-    """The scripted first-time player for ``seat``, drawing all its dice from ``rng``."""
+def make_newcomer(seat: int, rng: random.Random, *, human_pace: bool = True) -> Bot:
+    """The scripted first-time player for ``seat``, drawing all its dice from ``rng`` (``human_pace``: as
+    :func:`~quatro_party.bots.make_bot`)."""
     level = NEWCOMER
     senses = Senses(seat, rng, level, human_pace)
     pace, memory, hands = senses.pace, senses.memory, senses.hands

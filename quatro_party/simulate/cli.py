@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from ..engine.rules import DEFAULT_TIMING, Timing
 from .runner import run
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the games the arguments ask for and print the report."""
     parser = argparse.ArgumentParser(
         prog="python -m quatro_party.simulate",
         description="Bot-only games on the engine with a simulated clock: how strong is each bot level?",
@@ -27,11 +29,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--exact-views", action="store_true", help="build every view with the engine's seat_view (slower; same games)"
     )
+    parser.add_argument(
+        "--time-scale",
+        type=float,
+        default=1.0,
+        help="multiply every rule duration, as the host's --time-scale does; the players keep people's pace",
+    )
+    parser.add_argument(
+        "--scaled-bots",
+        action="store_true",
+        help="with --time-scale, speed the players' reactions and taps up with the table too (no live table does)",
+    )
     args = parser.parse_args(argv)
     levels = [x.strip() for x in args.teams.split(",") if x.strip()]
     try:
+        timing = DEFAULT_TIMING if args.time_scale == 1.0 else Timing().scaled(args.time_scale)
         summary = run(
-            levels, args.games, args.seats, first_seed=args.seed, exact_views=args.exact_views, jobs=max(1, args.jobs)
+            levels,
+            args.games,
+            args.seats,
+            first_seed=args.seed,
+            timing=timing,
+            exact_views=args.exact_views,
+            jobs=max(1, args.jobs),
+            human_pace=not args.scaled_bots,
         )
     except ValueError as e:
         parser.error(str(e))

@@ -58,11 +58,11 @@ def event_json(e: ev.Event) -> dict[str, Any]:
     return {"type": name, **{n: ev._json(getattr(e, n)) for n in names}}
 
 
-def make_player(seat: int, kind: str, rng: random.Random) -> Any:
-    """A bot of level ``kind``, or the scripted newcomer."""
+def make_player(seat: int, kind: str, rng: random.Random, *, human_pace: bool = True) -> Any:
+    """A bot of level ``kind``, or the scripted newcomer (``human_pace``: see :func:`~quatro_party.bots.make_bot`)."""
     if kind == NEWCOMER:
-        return make_newcomer(seat, rng)
-    return make_bot(seat, kind, rng)
+        return make_newcomer(seat, rng, human_pace=human_pace)
+    return make_bot(seat, kind, rng, human_pace=human_pace)
 
 
 def play_game(
@@ -76,6 +76,7 @@ def play_game(
     observer: Callable[[str, float, Any], None] | None = None,
     humans: Sequence[int] = (),
     script: Sequence[tuple[float, Callable[[Game, float], Any]]] = (),
+    human_pace: bool = True,
 ) -> GameRecord:
     """Play one game to the end (R34) on a simulated clock. ``team_levels[t]`` plays team ``t``: a level, or
     two players joined by ``+`` (first seat, then its partner), e.g. ``"newcomer+easy"``.
@@ -86,6 +87,8 @@ def play_game(
     ``humans`` seats are held by scripted humans instead of bots: ``script`` lists ``(time, action)``, each
     ``action(game, now)`` returning the engine ``Outcome`` of what a human did there (tests script readiness,
     reshuffles, disconnections with it). Newcomers sit on human seats too, and play by themselves.
+    ``human_pace``: the players' reactions and taps stay real seconds under a sped-up ``timing``, as at a live
+    table; ``False`` speeds them up with it (:mod:`quatro_party.bots.pace`).
     """
     from ..engine import seat_view
 
@@ -99,7 +102,9 @@ def play_game(
     human_seats = set(humans) | {s for s in range(seats) if kinds[s] == NEWCOMER}
     game = Game(seats, rng=random.Random(seed), timing=timing)
     bots = {
-        s: make_player(s, kinds[s], random.Random(seed * 1009 + s * 7919 + 1)) for s in range(seats) if s not in humans
+        s: make_player(s, kinds[s], random.Random(seed * 1009 + s * 7919 + 1), human_pace=human_pace)
+        for s in range(seats)
+        if s not in humans
     }
     tally = Tally(game, team_levels, kinds, human_seats)
     table_info = {"bots": {str(s): kinds[s] for s in bots if tally.is_bot[s]}}
@@ -220,9 +225,9 @@ def play_game(
     return tally.record(seed, now, sent)
 
 
-def _play_task(task: tuple[int, tuple[str, ...], int, Timing, bool]) -> GameRecord:
-    seed, team_levels, seats, timing, exact_views = task
-    return play_game(seed, team_levels, seats, timing=timing, exact_views=exact_views)
+def _play_task(task: tuple[int, tuple[str, ...], int, Timing, bool, bool]) -> GameRecord:
+    seed, team_levels, seats, timing, exact_views, human_pace = task
+    return play_game(seed, team_levels, seats, timing=timing, exact_views=exact_views, human_pace=human_pace)
 
 
 def run(
@@ -235,16 +240,18 @@ def run(
     keep_records: bool = False,
     exact_views: bool = False,
     jobs: int = 1,
+    human_pace: bool = True,
 ) -> Summary:
     """Play about ``games`` games with duplicate deals and summarise them. ``jobs`` > 1 plays them in that many
-    processes; every game depends on its seed alone, and they are counted in order: the same summary."""
+    processes; every game depends on its seed alone, and they are counted in order: the same summary.
+    ``timing`` and ``human_pace`` are as in :func:`play_game`."""
     for level in levels:
         team_players(level)
     summary = Summary(seats, tuple(levels), 0)
     for level in dict.fromkeys(levels):
         summary.by_level[level] = LevelStats()
     started = time.perf_counter()
-    work = [(seed, tl, seats, timing, exact_views) for seed, tl in tasks(levels, games, seats, first_seed)]
+    work = [(seed, tl, seats, timing, exact_views, human_pace) for seed, tl in tasks(levels, games, seats, first_seed)]
     if jobs > 1 and len(work) > 1:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor

@@ -49,8 +49,8 @@ def _calls(seed: int, levels: list[str], seats: int) -> tuple[int, int, int]:
 
     real = sim.make_player
 
-    def spying_player(seat: int, kind: str, rng: random.Random) -> Any:
-        player = real(seat, kind, rng)
+    def spying_player(seat: int, kind: str, rng: random.Random, **options: Any) -> Any:
+        player = real(seat, kind, rng, **options)
         observe = player.observe
 
         def seeing(message: dict[str, Any], now: float) -> None:

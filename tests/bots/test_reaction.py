@@ -76,18 +76,19 @@ def test_reaction_delays_depend_on_the_level():
     assert means["easy"] > means["normal"] > means["hard"] >= MIN_REACTION
 
 
-def test_bots_scale_their_delays_with_a_sped_up_table():
-    """A host run with --time-scale 0.1 (Timing.scaled) gets bots ten times quicker too; at scale 1 the
-    human floor of 0.7 s holds (the other tests)."""
+def test_bots_made_to_follow_a_sped_up_table_scale_their_delays_with_it():
+    """A simulation or a test may run a whole table faster, bots included (``human_pace=False``, an explicit
+    choice): at --time-scale 0.1 they are ten times quicker too. A live table's bots keep people's pace
+    (test_pace.py)."""
     from quatro_party.engine import Timing
 
     game = Game(4, rng=random.Random(1), timing=Timing().scaled(0.1))
     for s in range(4):
         game.apply(Sit(s, SeatKind.BOT, f"B{s}"), 0.0)
     game.apply(StartGame(), 0.0)
-    bot = make_bot(0, "hard", random.Random(1))
+    bot = make_bot(0, "hard", random.Random(1), human_pace=False)
     feed(bot, game, 0, 0.0)
     wake = bot.next_wake()  # it glanced at once; it perceives after the scaled delay
     assert wake is not None and 0.07 - 1e-9 <= wake < 0.7
-    rec = play_game(3, ["hard", "easy"], 4, timing=Timing().scaled(0.1))
+    rec = play_game(3, ["hard", "easy"], 4, timing=Timing().scaled(0.1), human_pace=False)
     assert rec.winners and rec.sim_time < 600

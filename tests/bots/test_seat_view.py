@@ -123,8 +123,8 @@ def test_simulator_feeds_each_bot_its_own_seat_view_only(monkeypatch):
     seen = Counter()
 
     class Spy:
-        def __init__(self, seat: int, level: str, rng: random.Random) -> None:
-            self.seat, self.bot = seat, real(seat, level, rng)
+        def __init__(self, seat: int, level: str, rng: random.Random, **options: Any) -> None:
+            self.seat, self.bot = seat, real(seat, level, rng, **options)
 
         def observe(self, message: dict[str, Any], now: float) -> None:
             if message["type"] == "state":
