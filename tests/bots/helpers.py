@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Any
 
 from quatro_party.engine import Game, SeatKind, Sit, StartGame, seat_view
 from quatro_party.protocol import state_message
+from quatro_party.simulate import play_game
 
 
 def bot_table(seats: int = 4, seed: int = 3, humans: tuple[int, ...] = ()) -> Game:
@@ -30,3 +32,20 @@ def run_bot(bot: Any, until: float) -> list[tuple[float, dict[str, Any]]]:
         if at is None or at > until:
             return sent
         sent.extend((at, m) for m in bot.wake(at))
+
+
+def trace_digest(seed: int, levels: list[str], seats: int, **options: Any) -> str:
+    """A digest of everything that happened in a simulated game: every message a bot sent (with its time and
+    the refusal, if any), every event, and the record. ``options`` go to ``play_game``."""
+    h = hashlib.sha256()
+
+    def observer(kind: str, now: float, data: Any) -> None:
+        if kind == "sent":
+            seat, msg, refusal = data
+            h.update(repr((now, seat, msg, refusal and refusal.to_json())).encode())
+        else:
+            h.update(repr((now, data)).encode())
+
+    rec = play_game(seed, levels, seats, observer=observer, **options)
+    h.update(repr((rec.scores, rec.endings, rec.sim_time, rec.messages)).encode())
+    return h.hexdigest()[:16]

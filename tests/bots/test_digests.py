@@ -2,31 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from quatro_party.simulate import play_game
-
-
-def _trace_digest(seed: int, levels: list[str], seats: int, exact_views: bool = False) -> str:
-    """A digest of everything that happened in a simulated game: every message a bot sent (with its time and
-    the refusal, if any), every event, and the record."""
-    import hashlib
-
-    h = hashlib.sha256()
-
-    def observer(kind: str, now: float, data: Any) -> None:
-        if kind == "sent":
-            seat, msg, refusal = data
-            h.update(repr((now, seat, msg, refusal and refusal.to_json())).encode())
-        else:
-            h.update(repr((now, data)).encode())
-
-    rec = play_game(seed, levels, seats, observer=observer, exact_views=exact_views)
-    h.update(repr((rec.scores, rec.endings, rec.sim_time, rec.messages)).encode())
-    return h.hexdigest()[:16]
-
+from .helpers import trace_digest as _trace_digest
 
 #: Digests recorded with the perception model of looks (bots glance at moments, ``look_gap`` apart, and think
 #: on what they perceived; the simulator builds a view only for a bot that looks), replacing those of the

@@ -4,9 +4,7 @@ made to follow the table (``human_pace=False``: simulations and tests only)."""
 
 from __future__ import annotations
 
-import hashlib
 import random
-from typing import Any
 
 import pytest
 
@@ -14,9 +12,9 @@ from quatro_party.bots import CALL_HOLD, MIN_REACTION, make_bot
 from quatro_party.bots.pace import MIN_EMOJI_BEAT
 from quatro_party.engine import Game, SeatKind, Sit, StartGame, Timing, seat_view
 from quatro_party.protocol import state_message
-from quatro_party.simulate import Summary, play_game, run
+from quatro_party.simulate import Summary, run
 
-from .helpers import feed, run_bot
+from .helpers import feed, run_bot, trace_digest
 
 HALF = Timing().scaled(0.5)
 #: The cells of the ladder's T5 figure: a bot partner of a newcomer, bot teams of adjacent levels.
@@ -90,21 +88,6 @@ def test_a_live_tables_bot_chooses_its_emoji_a_real_beat_after_taking_the_channe
     assert msg["type"] == "choose_emoji" and choose - take >= MIN_EMOJI_BEAT
 
 
-def _digest(seed: int, levels: tuple[str, ...], seats: int, human_pace: bool) -> str:
-    h = hashlib.sha256()
-
-    def observer(kind: str, now: float, data: Any) -> None:
-        if kind == "sent":
-            seat, msg, refusal = data
-            h.update(repr((now, seat, msg, refusal and refusal.to_json())).encode())
-        else:
-            h.update(repr((now, data)).encode())
-
-    rec = play_game(seed, levels, seats, observer=observer, timing=HALF, human_pace=human_pace)
-    h.update(repr((rec.scores, rec.endings, rec.sim_time, rec.messages)).encode())
-    return h.hexdigest()[:16]
-
-
 #: Games at --time-scale 0.5, by (seed, teams, seats): (bots at people's pace, bots following the table). The
 #: second digests were recorded before bots had a human pace: following the table is exactly what they did then.
 HALF_SPEED_DIGESTS = {
@@ -118,5 +101,5 @@ HALF_SPEED_DIGESTS = {
 def test_half_speed_games_are_pinned_and_bots_that_follow_the_table_play_as_they_always_did(case):
     seed, levels, seats = case
     human, scaled = HALF_SPEED_DIGESTS[case]
-    assert _digest(seed, levels, seats, human_pace=False) == scaled
-    assert _digest(seed, levels, seats, human_pace=True) == human
+    assert trace_digest(seed, list(levels), seats, timing=HALF, human_pace=False) == scaled
+    assert trace_digest(seed, list(levels), seats, timing=HALF, human_pace=True) == human
