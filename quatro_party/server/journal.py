@@ -1,188 +1,64 @@
-"""The table's journal: an append-only JSON-lines file from which a restarted host rebuilds its table.
-
-The engine is pure and deterministic, so the table is saved as the calls that made it, not as a
-snapshot: the first line is a header with what a new :class:`~quatro_party.engine.Game` needs (seat
-count, the seed actually used, the timing), then one line per engine call, in order —
-
-* ``{"t": now, "cmd": "Swap", "f": {...}, "r": refusal code or null, "n": events}`` for ``Game.apply``,
-* ``{"t": now, "tick": true, "n": events}`` for ``Game.tick``,
-* ``{"t": now, "snapshot": Game.snapshot()}``: the whole game at that point (see compaction below),
-
-and one line per table-level change that is not an engine command: ``{"token": ..., "seat": s}`` (a
-seat token issued), ``{"revoke": s}``, ``{"bot": s, "level": ...}``, ``{"unbot": s}``,
-``{"settings": {...}}``. ``r`` and ``n`` let a replay check that every call had the same outcome.
+"""The table's journal, the file: an append-only JSON-lines file from which a restarted host rebuilds its table
+(what its lines say, and reading it back: :mod:`.journal_format`, re-exported here).
 
 At a round's end the table compacts its journal (:meth:`Journal.rewrite`): the header, then
 ``{"t": now, "snapshot": Game.snapshot()}`` (the whole game, its random generator included), then the
 token, bot and settings lines of the table as it stands; so a restart replays one round at most.
 
-Seat tokens are the phones' secrets: the file is created readable by this user only (0600).
+Seat tokens are the phones' secrets: the file is created readable by this user only (0600). Every file is
+opened in binary mode (``O_BINARY`` where it exists: Windows' C runtime would otherwise write each ``\n`` as
+``\r\n`` behind the byte counts). One host writes a journal: :func:`lock` (``filelock``) keeps a second away.
 
-The journal is never thrown away. Reading keeps every line up to the first one that cannot be
-used (cut short by a crash, damaged, or a time jump no table makes: :data:`MAX_STEP`); blank lines
-are skipped. Reopening for append sets what follows the good part aside in ``<path>.rest`` before
-cutting it off. A write that fails (a full disk) leaves the file as it was before that write:
-the lines are kept in memory, written again with the next one, and :attr:`Journal.failure` says
+The journal is never thrown away. Reopening for append sets what follows its good part aside in
+``<path>.rest`` before cutting it off. A write that fails (a full disk) leaves the file as it was before that
+write: the lines are kept in memory, written again with the next one, and :attr:`Journal.failure` says
 why in the meantime, for the big screen to tell the host.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import errno
-import json
 import logging
-import math
 import os
 from collections.abc import Callable
-from enum import Enum
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
-from ..engine import Command
+from filelock import FileLock, Timeout
+
+from .journal_format import (
+    COMMANDS,
+    ENTRY_KINDS,
+    FORMAT,
+    MAX_BACK,
+    MAX_STEP,
+    JournalError,
+    command_entry,
+    command_from,
+    encode_line,
+    entry_kind,
+    read,
+    read_lines,
+)
 
 log = logging.getLogger("quatro.server")
 
-#: Bumped when a journal of the previous format can no longer be replayed.
-FORMAT = 1
-
-#: Every engine command class, by the name the journal stores.
-COMMANDS: dict[str, type] = {cls.__name__: cls for cls in get_args(Command)}
-
-#: The key that tells each kind of line apart (exactly one per line).
-ENTRY_KINDS = ("cmd", "tick", "token", "revoke", "bot", "unbot", "settings", "snapshot")
-
-#: Largest step of the table's clock from one line to the next (seconds). The table's clock only moves while the
-#: host runs (a restart goes on from the last line), so a real journal steps by seconds, at most by the hours a
-#: table sits idle; a bigger jump is damage, and replaying it would make the engine catch up on it for minutes.
-MAX_STEP = 24 * 3600.0
-#: How far back a line's time may go from the latest one before it (float rounding only; the clock is monotonic).
-MAX_BACK = 1.0
-
 #: Where the part of a journal after its first unusable line is kept (see :meth:`Journal.reopen`).
 REST_SUFFIX = ".rest"
+#: A compacted journal, whole and on disk, waiting to be copied over the journal in place (see
+#: :meth:`Journal.rewrite`); whoever takes the journal's :func:`lock` next finishes that copy first.
+COMPACTED_SUFFIX = ".compacted"
 
 
-class JournalError(Exception):
-    """The journal cannot be read or replayed (corrupt, another format, or a different outcome)."""
+def _open(path: str | Path, flags: int) -> int:
+    """``os.open`` in binary mode on every system (Windows' C runtime opens in text mode without ``O_BINARY``)."""
+    return os.open(path, flags | getattr(os, "O_BINARY", 0), 0o600)
 
 
-def command_entry(command: Any) -> dict[str, Any]:
-    """``{"cmd": class name, "f": fields}`` for an engine command (enum fields stored by value)."""
-    cls = type(command)
-    if COMMANDS.get(cls.__name__) is not cls:
-        raise TypeError(f"not an engine command: {command!r}")
-    fields = {}
-    for f in dataclasses.fields(command):
-        value = getattr(command, f.name)
-        fields[f.name] = value.value if isinstance(value, Enum) else value
-    return {"cmd": cls.__name__, "f": fields}
-
-
-def command_from(entry: dict[str, Any]) -> Any:
-    """The engine command a :func:`command_entry` line describes. Raises :class:`JournalError` if it names none."""
-    name, fields = entry.get("cmd"), entry.get("f")
-    cls = COMMANDS.get(name) if isinstance(name, str) else None
-    if cls is None or not isinstance(fields, dict):
-        raise JournalError(f"not a command line: {entry!r}")
-    try:
-        return cls(**fields)
-    except (TypeError, ValueError) as exc:  # unknown field, or a SeatKind that is none
-        raise JournalError(f"bad command line {entry!r}: {exc}") from exc
-
-
-def entry_kind(entry: Any) -> str:
-    """Which kind of line ``entry`` is (one of :data:`ENTRY_KINDS`); :class:`JournalError` if none or several."""
-    if not isinstance(entry, dict) or not isinstance(entry.get("t"), (int, float)) or isinstance(entry["t"], bool):
-        raise JournalError(f"a journal line is an object with a time 't': {entry!r}")
-    kinds = [k for k in ENTRY_KINDS if k in entry]
-    if len(kinds) != 1:
-        raise JournalError(f"a journal line has exactly one kind: {entry!r}")
-    return kinds[0]
-
-
-def read(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
-    """The header, the entries and the length in bytes of the good part of the journal at ``path``
-    (see :func:`read_lines`)."""
-    header, entries, ends = read_lines(path)
-    return header, entries, ends[-1]
-
-
-def read_lines(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], list[int]]:
-    """The header, the entries, and where each line ends in the file: ``ends[0]`` after the header, ``ends[i]``
-    after entry ``i - 1`` (a replay that must stop before entry ``i`` keeps the first ``ends[i]`` bytes).
-
-    The good part ends before the first line that cannot be used: one that does not decode to a known
-    entry (cut short by a crash mid-write, or damaged), or whose time goes back or jumps by more than
-    :data:`MAX_STEP`. Blank lines are skipped. What follows is not replayed; :meth:`Journal.reopen` keeps it
-    aside. Only a header that cannot be used raises :class:`JournalError` (there is nothing to resume);
-    a file that cannot be read raises :class:`OSError`.
-    """
-    data = Path(path).read_bytes()
-    header: dict[str, Any] | None = None
-    entries: list[dict[str, Any]] = []
-    ends: list[int] = []
-    good = 0  # bytes up to the end of the last good line (its newline included when it has one)
-    last_t = 0.0
-    pos = 0
-    number = 0
-    while pos < len(data):
-        nl = data.find(b"\n", pos)
-        end = len(data) if nl < 0 else nl + 1
-        line = data[pos:end]
-        number += 1
-        pos = end
-        if not line.strip():
-            if header is not None:
-                good = ends[-1] = end  # a blank line is kept with the good part, not cut off
-            continue
-        try:
-            value = json.loads(line)
-        except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-            if header is None:
-                raise JournalError(f"line {number} of the journal: {exc}") from exc
-            _stopped(path, number, f"not JSON ({exc})")
-            break
-        if header is None:
-            header = _header(value)
-            last_t = float(header["t"])
-            good = end
-            ends.append(end)
-            continue
-        try:
-            entry_kind(value)
-            t = float(value["t"])
-            if not math.isfinite(t) or t < last_t - MAX_BACK or t > last_t + MAX_STEP:
-                raise JournalError(f"its time {t!r} jumps from {last_t!r}")
-        except JournalError as exc:
-            _stopped(path, number, str(exc))
-            break
-        last_t = max(last_t, t)
-        entries.append(value)
-        good = end
-        ends.append(end)
-    if header is None:
-        raise JournalError("the journal is empty")
-    assert ends[-1] == good
-    return header, entries, ends
-
-
-def _header(value: Any) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise JournalError("the journal's first line is not a header")
-    if value.get("quatro_journal") != FORMAT:
-        raise JournalError(f"not a journal of format {FORMAT}: {value!r}")
-    for key in ("seats", "seed", "timing", "settings", "t"):
-        if key not in value:
-            raise JournalError(f"the journal's header lacks {key!r}")
-    t = value["t"]
-    if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t):
-        raise JournalError(f"the journal's header has no usable time: {t!r}")
-    return value
-
-
-def _stopped(path: str | Path, number: int, why: str) -> None:
-    log.warning("the table's journal %s is replayed up to its line %d, which cannot be used: %s", path, number, why)
+def _private(fd: int) -> None:
+    """Make the open file readable by its user only, where modes exist (seat tokens go in here)."""
+    if hasattr(os, "fchmod"):  # not on Windows, where the user's folder is private already
+        os.fchmod(fd, 0o600)
 
 
 def describe(exc: OSError) -> str:
@@ -212,6 +88,8 @@ class Journal:
         self._fd = fd
         self._length = length  # bytes of the file that hold whole lines
         self._pending: list[bytes] = []  # lines not on disk yet, in order
+        self._unfinished: Path | None = None  # a compacted journal still to copy over this one (see rewrite)
+        self._closed = False
         self.failure: str | None = None
         self.on_failure: Callable[[str | None], None] | None = None
 
@@ -223,10 +101,10 @@ class Journal:
         """
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = _open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC)
         try:
-            os.fchmod(fd, 0o600)  # an older file keeps its mode through O_CREAT: seat tokens go in here
-        except (OSError, AttributeError):  # pragma: no cover - Windows has no fchmod
+            _private(fd)  # an older file keeps its mode through O_CREAT
+        except OSError:
             pass
         journal = cls(path, fd, 0)
         journal.write({"quatro_journal": FORMAT, **header})
@@ -245,12 +123,9 @@ class Journal:
         keeping, and neither is whitespace.
         """
         path = Path(path)
-        fd = os.open(path, os.O_RDWR)
+        fd = _open(path, os.O_RDWR)
         try:
-            try:
-                os.fchmod(fd, 0o600)
-            except AttributeError:  # pragma: no cover - Windows
-                pass
+            _private(fd)
             size = os.fstat(fd).st_size
             if size > length:
                 os.lseek(fd, length, os.SEEK_SET)
@@ -275,15 +150,15 @@ class Journal:
         A disk that refuses it does not raise: the line waits in memory with the ones before it
         (see :attr:`failure`). Raises ``TypeError`` / ``ValueError`` for a value JSON cannot hold.
         """
-        # ASCII only: a phone's name may hold a lone surrogate (refused, but journaled), which UTF-8 cannot encode.
-        line = json.dumps(entry, separators=(",", ":"), allow_nan=False)
-        self._pending.append(line.encode("ascii") + b"\n")
+        self._pending.append(encode_line(entry))
         self.retry()
 
     def retry(self) -> bool:
         """Write the lines still waiting; True when none waits any more."""
         if not self._pending:
             return True
+        if self._fd < 0 and not self._closed:
+            self._reopen()
         if self._fd < 0:
             return False
         data = b"".join(self._pending)
@@ -303,31 +178,55 @@ class Journal:
         return True
 
     def rewrite(self, entries: list[dict[str, Any]]) -> bool:
-        """Replace the whole journal by ``entries`` (header first), atomically: a new file is written beside it,
-        flushed to the disk and renamed over it, so a crash at any moment leaves the old journal or the new one.
+        """Replace the whole journal by ``entries`` (header first), so that a crash at any moment leaves the old
+        journal or the new one: the new one is written beside it, flushed to the disk, and renamed over it once
+        our own handle is closed (Windows renames nothing over an open file). Where another program holds the
+        journal open and the rename is refused (Windows again), the new one is kept as ``<path>.compacted``
+        and copied over the journal in place; a crash during that copy is finished by the next :func:`lock`.
         False (and the journal as it was) when the disk refuses, or lines still wait to be written."""
         if self._fd < 0 or self._pending:
             return False
-        data = b"".join(json.dumps(e, separators=(",", ":"), allow_nan=False).encode("ascii") + b"\n" for e in entries)
+        data = b"".join(encode_line(e) for e in entries)
         tmp = self.path.with_name(self.path.name + ".tmp")
-        fd = -1
         try:
-            fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
-            _write_all(fd, data)
-            os.fsync(fd)
-            os.replace(tmp, self.path)
+            fd = _open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC)
+            try:
+                _write_all(fd, data)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
         except OSError as exc:
             log.warning("cannot compact the table's journal %s (%s): it goes on as it is", self.path, exc)
-            if fd >= 0:
-                os.close(fd)
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+            _unlink(tmp)
             return False
-        old, self._fd, self._length = self._fd, fd, len(data)
-        os.close(old)
+        os.close(self._fd)
+        self._fd = -1
+        compacted = self.path.with_name(self.path.name + COMPACTED_SUFFIX)
+        try:
+            try:
+                os.replace(tmp, self.path)
+            except PermissionError:  # the journal is open elsewhere: the new one waits beside it, whole
+                os.replace(tmp, compacted)
+                self._unfinished = compacted
+        except OSError as exc:
+            log.warning("cannot compact the table's journal %s (%s): it goes on as it is", self.path, exc)
+            _unlink(tmp)
+            self._reopen()  # the old journal, as it was
+            return False
+        self._length = len(data)
+        self._reopen()
         return True
+
+    def _reopen(self) -> None:
+        """Open the journal again after a compaction, finishing its copy in place first when it waits; a disk
+        that refuses leaves ``_fd`` at -1 and :attr:`failure` set, and :meth:`retry` tries again."""
+        try:
+            if self._unfinished is not None:
+                finish_compaction(self.path)
+                self._unfinished = None
+            self._fd = _open(self.path, os.O_RDWR)
+        except OSError as exc:
+            self._set_failure(describe(exc))
 
     @property
     def waiting(self) -> int:
@@ -350,14 +249,45 @@ class Journal:
 
     def close(self) -> None:
         """Write what still waits if the disk takes it now, and close the file (idempotent)."""
-        if self._fd < 0:
+        if self._closed:
             return
         self.retry()
-        try:
-            os.close(self._fd)
-        except OSError:
-            pass
+        self._closed = True
+        if self._fd >= 0:
+            try:
+                os.close(self._fd)
+            except OSError:
+                pass
         self._fd = -1
+
+
+def _unlink(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def finish_compaction(path: str | Path) -> None:
+    """Copy a compacted journal left waiting beside ``path`` (see :meth:`Journal.rewrite`) over the journal in
+    place, unless the journal already begins with it (the copy was done, lines may follow), then remove it.
+    Raises ``OSError`` when the disk refuses; the compacted journal then stays, to be copied again."""
+    path = Path(path)
+    compacted = path.with_name(path.name + COMPACTED_SUFFIX)
+    try:
+        data = compacted.read_bytes()
+    except FileNotFoundError:
+        return
+    fd = _open(path, os.O_RDWR | os.O_CREAT)
+    try:
+        if _read_all(fd, len(data)) != data:
+            os.lseek(fd, 0, os.SEEK_SET)
+            _write_all(fd, data)
+            os.ftruncate(fd, len(data))
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.unlink(compacted)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -384,7 +314,7 @@ def _keep_aside(path: Path, rest: bytes) -> None:
     """Add ``rest`` (lines cut off a journal) to ``<path>.rest``; a failure to do so is only logged."""
     target = path.with_name(path.name + REST_SUFFIX)
     try:
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        fd = _open(target, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
         try:
             _write_all(fd, rest if rest.endswith(b"\n") else rest + b"\n")
         finally:
@@ -394,8 +324,8 @@ def _keep_aside(path: Path, rest: bytes) -> None:
         log.warning("cannot keep the end of the journal aside in %s (%s)", target, exc)
 
 
-#: Lock files this process took with :func:`hold`, for its whole life: path of the lock file → descriptor.
-_HELD: dict[str, int] = {}
+#: Locks this process took with :func:`hold`, for its whole life: path of the lock file → lock.
+_HELD: dict[str, FileLock] = {}
 
 
 def _lock_file(path: str | Path) -> Path:
@@ -403,30 +333,31 @@ def _lock_file(path: str | Path) -> Path:
     return path.with_name(path.name + ".lock")
 
 
-def lock(path: str | Path) -> int | None:
-    """Hold ``<path>.lock`` for this process: a file descriptor to close when done, or ``None`` if another
-    process holds it (a second host started on the same journal must not write into the first one's).
+def lock(path: str | Path) -> FileLock | None:
+    """Hold ``<path>.lock`` for this process (``filelock``: ``flock`` on Unix, ``LockFileEx`` on Windows): the
+    held lock, to ``release()`` when done, or ``None`` if another process holds it (a second host started on the
+    same journal must not write into the first one's). A compaction a crash interrupted is finished first.
 
-    A lock this process already took with :func:`hold` is shared: the descriptor returned is a duplicate
-    of the held one (closing it keeps the lock). Where ``fcntl`` does not exist the lock file is opened
-    but not locked. Raises ``OSError`` if it cannot be opened.
+    A lock this process already took with :func:`hold` is shared: it is taken once more, and releasing that
+    once keeps it. Raises ``OSError`` if the lock file cannot be opened or the compaction cannot be finished.
     """
     target = _lock_file(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     held = _HELD.get(str(target.resolve()))
     if held is not None:
-        return os.dup(held)
-    fd = os.open(target, os.O_RDWR | os.O_CREAT, 0o600)
+        held.acquire()
+        return held
+    taken = FileLock(target, timeout=0, mode=0o600, thread_local=False)
     try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        return fd
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
+        taken.acquire()
+    except Timeout:
         return None
-    return fd
+    try:
+        finish_compaction(path)
+    except OSError:
+        taken.release()
+        raise
+    return taken
 
 
 def hold(path: str | Path) -> bool:
@@ -438,18 +369,18 @@ def hold(path: str | Path) -> bool:
     key = str(_lock_file(path).resolve())
     if key in _HELD:
         return True
-    fd = lock(path)
-    if fd is None:
+    taken = lock(path)
+    if taken is None:
         return False
-    _HELD[key] = fd
+    _HELD[key] = taken
     return True
 
 
 def release(path: str | Path) -> None:
     """Give back a lock taken with :func:`hold` (tests; the launcher keeps it until it exits)."""
-    fd = _HELD.pop(str(_lock_file(path).resolve()), None)
-    if fd is not None:
-        os.close(fd)
+    held = _HELD.pop(str(_lock_file(path).resolve()), None)
+    if held is not None:
+        held.release()
 
 
 def set_aside(path: str | Path, suffix: str) -> Path | None:
@@ -461,3 +392,27 @@ def set_aside(path: str | Path, suffix: str) -> Path | None:
     except OSError:
         return None
     return target
+
+
+__all__ = [
+    "COMMANDS",
+    "ENTRY_KINDS",
+    "FORMAT",
+    "MAX_BACK",
+    "MAX_STEP",
+    "COMPACTED_SUFFIX",
+    "REST_SUFFIX",
+    "Journal",
+    "JournalError",
+    "command_entry",
+    "command_from",
+    "describe",
+    "entry_kind",
+    "finish_compaction",
+    "hold",
+    "lock",
+    "read",
+    "read_lines",
+    "release",
+    "set_aside",
+]

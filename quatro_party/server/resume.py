@@ -21,6 +21,8 @@ import os
 import random
 from typing import Any
 
+from filelock import FileLock
+
 from ..engine import Game, Pause, Phase, Resume, SeatKind, SetConnected, Timing
 from .host import LOCKED, HostControls
 from .journal import FORMAT, Journal, JournalError, command_from, entry_kind, lock, read_lines, set_aside
@@ -47,7 +49,7 @@ class Resumable(HostControls):
     """The table's journal: opened (or resumed from) when the table is made, appended to on every change."""
 
     resumed: str | None
-    _journal_lock: int | None
+    _journal_lock: FileLock | None
     _last_time: float
     _hold_until: float | None = None
     _compacted: tuple[int, Phase] | None = None  # the round end the journal was last compacted at
@@ -300,4 +302,4 @@ class Resumable(HostControls):
             journal.close()
         held, self._journal_lock = self._journal_lock, None
         if held is not None:
-            os.close(held)  # and the lock goes with it
+            held.release()

@@ -34,7 +34,7 @@ def _kill(table: Table, path: Path) -> None:
     journal._fd = -1
     table.journal = None
     if table._journal_lock is not None:
-        os.close(table._journal_lock)
+        table._journal_lock.release()
         table._journal_lock = None
     release(path)
 

@@ -37,7 +37,6 @@ from quatro_party.engine import (
     seat_view,
     table_view,
 )
-from quatro_party.launch import RESUME_WITHIN, journal_file
 from quatro_party.server.botstub import make_bot as make_stub
 from quatro_party.server.connection import Connection
 from quatro_party.server.journal import (
@@ -192,31 +191,10 @@ def test_a_second_host_cannot_take_the_journal_of_a_running_one(tmp_path):
     try:
         assert lock(tmp_path / "table.jsonl") is None
     finally:
-        os.close(first)
+        first.release()
     again = lock(tmp_path / "table.jsonl")
     assert again is not None
-    os.close(again)
-
-
-def test_the_launcher_keeps_the_journal_in_its_state_folder_and_fresh_sets_it_aside(tmp_path, monkeypatch):
-    monkeypatch.setenv("QUATRO_STATE_DIR", str(tmp_path))
-    assert journal_file() == tmp_path / "table.jsonl"
-    (tmp_path / "table.jsonl").write_text("the last table\n")
-    assert journal_file() == tmp_path / "table.jsonl" and (tmp_path / "table.jsonl").exists()
-    assert journal_file(fresh=True) == tmp_path / "table.jsonl"
-    assert not (tmp_path / "table.jsonl").exists()
-    assert (tmp_path / "table.jsonl.old").read_text() == "the last table\n"
-
-
-def test_the_launcher_resumes_a_table_of_this_evening_but_not_one_left_days_ago(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("QUATRO_STATE_DIR", str(tmp_path))
-    journal = tmp_path / "table.jsonl"
-    journal.write_text("the last table\n")
-    written = journal.stat().st_mtime
-    assert journal_file(now=written + RESUME_WITHIN - 60) == journal and journal.exists()  # a restart tonight
-    assert journal_file(now=written + 3 * 24 * 3600) == journal and not journal.exists()  # next week's party
-    assert (tmp_path / "table.jsonl.old").read_text() == "the last table\n"
-    assert "starting a new one" in capsys.readouterr().out
+    again.release()
 
 
 # --- a table and its resumed twin ------------------------------------------------------
@@ -449,70 +427,3 @@ def test_a_line_that_does_not_replay_keeps_the_table_up_to_it(tmp_path, damage, 
         assert (tmp_path / "table.jsonl.rest").read_text().splitlines() == lines[i:]  # kept aside
         assert read(path)[1] == [json.loads(line) for line in lines[1:i]] + read(path)[1][i - 1 :]
     table.stop()
-
-
-# --- through the real server ---------------------------------------------------------------
-
-
-def _settle(server: Any, clock: FakeClock, seconds: float, until: Any = None) -> dict[str, Any]:
-    """Move the injected clock in half seconds (bots think and act at each step); the table's view at the end."""
-    view = server.summary()["view"]
-    for _ in range(int(seconds / 0.5)):
-        clock.advance(0.5)
-        server.table.poke()
-        view = server.summary()["view"]  # answered after the poke: that step is done
-        if until is not None and until(view):
-            break
-    return view
-
-
-def test_a_restarted_host_gives_the_phone_its_seat_and_hand_back_over_real_sockets(live_server_factory, tmp_path):
-    path = tmp_path / "table.jsonl"
-    clock = FakeClock(1000.0)
-    server = live_server_factory(journal=path, clock=clock, seed=None)
-    screen = server.screen()
-    ana = server.phone()
-    ana.join(0, "Ana")
-    token = ana.token
-    assert screen.host("start_game")["type"] == "ok"  # seats 1–3 get bots
-    ana.wait_state(lambda v: v["phase"] == "sign")
-    assert ana.act("pick_sign", sign=SIGNS[2])["type"] == "ok"
-    assert ana.act("ready")["type"] == "ok"
-    assert _settle(server, clock, 31.0, until=lambda v: v["phase"] == "play")["phase"] == "play"
-    _settle(server, clock, 3.0)  # the bots play a few moves
-    ana.drain(0.3)
-    before = ana.state["view"]
-    assert before["phase"] == "play" and before["you"]["seat"] == 0 and len(before["you"]["hand"]) == 4
-    server.stop()
-    assert seat_view(server.table.game, 0, clock())["you"]["hand"] == before["you"]["hand"]
-    left = table_view(server.table.game, _last_time(path))["clock"]  # of the round, when the host died
-
-    clock2 = FakeClock(7.0)  # the laptop's clock after the restart: anywhere
-    again = live_server_factory(journal=path, clock=clock2, seed=None)
-    assert again.table.resumed and "play, round 1" in again.table.resumed
-    phone = again.phone(hello=False)
-    phone.send({"type": "hello", "token": token})  # what the page does with the token it kept
-    joined = phone.expect("joined")
-    assert joined["seat"] == 0 and joined["token"] == token
-    view = phone.wait_state(lambda v: "you" in v and v["seats"][0]["connected"])
-    for key in ("phase", "round", "seats", "teams", "centre", "redeals", "result"):
-        assert view[key] == before[key], key
-    assert view["you"]["hand"] == before["you"]["hand"] and view["you"]["sign"] == before["you"]["sign"]
-    assert view["clock"] == pytest.approx(left, abs=0.01)  # the downtime did not count
-    screen = again.screen()
-    assert screen.state["table"]["bots"] == {"1": "normal", "2": "normal", "3": "normal"}
-    later = _settle(again, clock2, 1.0)  # and the round's clock runs on from there
-    assert later["clock"] == pytest.approx(left - 1.0, abs=0.01) and later["round"] == before["round"]
-
-
-def test_a_corrupted_journal_gives_a_fresh_table_and_a_broken_file(live_server_factory, tmp_path):
-    path = tmp_path / "table.jsonl"
-    path.write_text('{"quatro_journal":1,"seats":4}\n{"t": 1, "cmd": "Swap"}\nnot json\n{"t": 2, "tick": true}\n')
-    server = live_server_factory(journal=path, seats=6)
-    screen = server.screen()
-    assert screen.state["view"]["phase"] == "lobby" and screen.state["view"]["seat_count"] == 6
-    assert (tmp_path / "table.jsonl.broken").exists() and server.table.resumed is None
-    ana = server.phone()
-    ana.join(0, "Ana")  # the fresh table works, and has its own journal
-    server.stop()
-    assert read(path)[0]["seats"] == 6
