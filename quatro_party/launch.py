@@ -4,6 +4,10 @@ Starts the server on every interface, picks the LAN address phones should use,
 announces the table with mDNS, prints the join URL and a QR code in the terminal,
 and opens the big screen (with the host secret) in the default browser.
 Ctrl-C closes every socket (1001), unregisters mDNS and stops within 2 s.
+
+The terminal is the host's, all evening: after the start-up lines (the QR code last but for the addresses),
+only what the host must know reaches it; the log file (:func:`log_file`) keeps the rest, every phone's coming
+and going included (``--verbose`` shows that too).
 """
 
 from __future__ import annotations
@@ -11,18 +15,29 @@ from __future__ import annotations
 import argparse
 import errno
 import logging
+import logging.handlers
 import os
 import secrets
+import shutil
 import signal
 import sys
 import threading
 import time
 import webbrowser
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
+
+from . import __version__
 
 #: Fixed on purpose: phones keep their seat token per origin (scheme + host + port).
 DEFAULT_PORT = 8765
+#: The folder name of the host's own files, in the platform's places for them.
+APP_NAME = "quatro-party"
+#: Server modules whose records are about one socket (a phone came, went, flooded, got stuck): the log file
+#: keeps them; the terminal shows them only with ``--verbose``, so that the QR code stays in view.
+CONNECTION_MODULES = frozenset(
+    {"connection", "guard", "routes", "serving", "table", "seats", "audience", "broadcast", "host"}
+)
 
 
 def _port(text: str) -> int:
@@ -65,7 +80,11 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--language", choices=("en", "fr"), default="en", help="default language of the table")
     ap.add_argument("--no-browser", action="store_true", help="do not open the big screen")
     ap.add_argument("--no-mdns", action="store_true", help="do not announce the table with mDNS")
-    ap.add_argument("--quiet", action="store_true", help="log warnings only")
+    ap.add_argument("--quiet", action="store_true", help="the terminal shows errors only (the log file keeps all)")
+    ap.add_argument(
+        "--verbose", action="store_true", help="the terminal also shows every connection (the log file always does)"
+    )
+    ap.add_argument("--version", action="version", version=f"quatro-party {__version__}")
     ap.add_argument(
         "--fresh",
         action="store_true",
@@ -75,16 +94,61 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def state_dir() -> Path:
-    """Where the host keeps what outlives a run (``$QUATRO_STATE_DIR`` or the user's config folder)."""
-    base = os.environ.get("QUATRO_STATE_DIR") or os.path.join(
-        os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config"), "quatro-party"
-    )
-    return Path(base)
+    """Where the host keeps what outlives a run (the table's journal): ``$QUATRO_STATE_DIR``, else the platform's
+    own folder for it (``platformdirs``): ``%LOCALAPPDATA%\\quatro-party`` on Windows,
+    ``~/Library/Application Support/quatro-party`` on macOS, ``$XDG_STATE_HOME/quatro-party``
+    (``~/.local/state/quatro-party``) on Linux."""
+    if os.environ.get("QUATRO_STATE_DIR"):
+        return Path(os.environ["QUATRO_STATE_DIR"])
+    import platformdirs
+
+    return Path(platformdirs.user_state_dir(APP_NAME, appauthor=False))
+
+
+def legacy_state_dir() -> Path:
+    """Where versions up to 0.2 kept the table on every system: ``$XDG_CONFIG_HOME`` or ``~/.config``."""
+    return Path(os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config"), APP_NAME)
+
+
+def log_file() -> Path:
+    """The host's log: in ``$QUATRO_STATE_DIR`` when set, else the platform's log folder (``platformdirs``)."""
+    if os.environ.get("QUATRO_STATE_DIR"):
+        return state_dir() / "host.log"
+    import platformdirs
+
+    return Path(platformdirs.user_log_dir(APP_NAME, appauthor=False)) / "host.log"
+
+
+def adopt_legacy_table() -> str | None:
+    """Move the table an earlier version kept in :func:`legacy_state_dir` into :func:`state_dir`, where there is
+    none yet, so that an upgraded host still resumes it; a sentence for the host when it did.
+
+    Nothing moves while a host of that version runs on it (it holds the old journal's lock), nor when
+    ``$QUATRO_STATE_DIR`` names the folder: that one is the host's choice."""
+    from .server.journal import lock
+
+    old, new = legacy_state_dir() / "table.jsonl", state_dir() / "table.jsonl"
+    if os.environ.get("QUATRO_STATE_DIR") or not old.is_file() or new.exists() or old.resolve() == new.resolve():
+        return None
+    try:
+        held = lock(old)
+        if held is None:
+            return None
+        try:
+            new.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(str(old), str(new))  # keeps its time: a table left days ago is still not resumed
+        finally:
+            held.release()
+    except OSError as exc:
+        return f"The last table, in {old.parent}, could not be moved to {new.parent} ({exc}): it is not resumed."
+    return f"The last table moved from {old.parent} to {new.parent}."
 
 
 def host_secret_file() -> Path:
-    """Where earlier versions kept the host secret between runs; removed at start (the secret is never kept)."""
-    return state_dir() / "host-secret"
+    """Where earlier versions kept the host secret between runs (their state folder); removed at start (the
+    secret is never kept)."""
+    folder = os.environ.get("QUATRO_STATE_DIR")
+    return (Path(folder) if folder else legacy_state_dir()) / "host-secret"
 
 
 #: A table left alone longer than this is not resumed: a restart during the evening picks the game up again,
@@ -157,15 +221,107 @@ def cannot_listen(port: int, bind: str, exc: OSError) -> str:
     return f"Cannot listen on port {port} of {bind}: {exc.strerror or exc}. Check --port and --bind."
 
 
+class _TerminalFilter(logging.Filter):
+    """What reaches the terminal without ``--verbose``: no record about one socket, none from Werkzeug, short
+    of an error."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.ERROR:
+            return True
+        return record.name != "werkzeug" and record.module not in CONNECTION_MODULES
+
+
+def _log_to_terminal(quiet: bool, verbose: bool) -> logging.Handler:
+    """Logging as the host needs it: the terminal gets warnings (errors with ``--quiet``, every record with
+    ``--verbose``); the root logger passes INFO on, for the log file that :func:`_log_to_file` adds."""
+    root = logging.getLogger()
+    root.setLevel(logging.INFO)
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per page or socket, even in the file
+    terminal = logging.StreamHandler(sys.stderr)
+    terminal.setLevel(logging.ERROR if quiet else logging.INFO if verbose else logging.WARNING)
+    terminal.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%H:%M:%S"))
+    if not verbose:
+        terminal.addFilter(_TerminalFilter())
+    root.addHandler(terminal)
+    return terminal
+
+
+def _log_to_file(path: Path) -> Path | None:
+    """Every record from INFO up also goes to ``path`` (UTF-8, rotated at 1 MB, two kept); where it cannot be
+    opened, the terminal says so once and the host goes on without it."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.handlers.RotatingFileHandler(path, maxBytes=1_000_000, backupCount=2, encoding="utf-8")
+    except OSError as exc:
+        print(f"cannot write the log file {path} ({exc}): the host goes on without it", file=sys.stderr)
+        return None
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+    logging.getLogger().addHandler(handler)
+    return path
+
+
+def _takes_colour(out: TextIO) -> bool:
+    """Whether escape codes (colour) draw on ``out``: a terminal that is not a dumb one. On Windows the console
+    must be asked to read them (Windows 10 and later can); an older console cannot."""
+    try:
+        if not out.isatty() or os.environ.get("TERM") == "dumb":
+            return False
+    except (AttributeError, ValueError):
+        return False
+    if sys.platform != "win32":
+        return True
+    import ctypes
+
+    kernel32 = ctypes.windll.kernel32
+    handle = kernel32.GetStdHandle(-11)  # STD_OUTPUT_HANDLE
+    mode = ctypes.c_uint32()
+    if not kernel32.GetConsoleMode(handle, ctypes.byref(mode)):
+        return False
+    return bool(kernel32.SetConsoleMode(handle, mode.value | 0x0004))  # ENABLE_VIRTUAL_TERMINAL_PROCESSING
+
+
+def terminal_qr(url: str, out: TextIO) -> str | None:
+    """The QR code of ``url`` as ``out`` can show it (in black on white where it takes colour), or ``None``
+    when ``out`` cannot print its characters (a redirected Windows console is cp1252): the URL alone then."""
+    from .server.qr import qr_terminal
+
+    text = qr_terminal(url, colour=_takes_colour(out))
+    try:
+        text.encode(getattr(out, "encoding", None) or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return None
+    return text
+
+
+def _never_fails_to_print() -> None:
+    """A character the output cannot encode (a phone's emoji name in a warning, on a cp1252 console) is printed
+    as ``?`` instead of raising inside the host."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="replace")
+            except (ValueError, OSError):  # pragma: no cover - a stream that cannot change now
+                pass
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if not args.time_scale > 0:
         print("--time-scale must be positive", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=logging.WARNING if args.quiet else logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s"
-    )
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per page or socket
+    _never_fails_to_print()
+    from .server.app import WEB_DIR
+
+    if WEB_DIR is None:
+        print(
+            f"Quatro Party cannot find its pages (web/): this copy of the game is incomplete. "
+            f"Install it again (pip install --force-reinstall quatro-party, or a fresh download). "
+            f"Looked inside {Path(__file__).parent} and beside it.",
+            file=sys.stderr,
+        )
+        return 1
+    _log_to_terminal(args.quiet, args.verbose)
     # The host is dozens of mostly idle I/O threads: hand the GIL over sooner than the default
     # 5 ms, so a socket writer woken by the table does not wait behind a busy thread.
     sys.setswitchinterval(0.001)
@@ -186,7 +342,6 @@ def main(argv: list[str] | None = None) -> int:
     from .server import ServerThread, create_app, table_of
     from .server.journal import hold
     from .server.mdns import Advertiser
-    from .server.qr import qr_terminal
     from .server.serving import listen
 
     # The port first, before anything else: a host that cannot listen (another host is running) must leave
@@ -197,6 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(cannot_listen(args.port, args.bind, exc), file=sys.stderr)
         return 1
+    logged = _log_to_file(log_file())
     # Then the journal's lock, before any file is touched: a second host (another port, the same state folder)
     # must not set the running host's journal aside (--fresh, a stale table), nor write into it.
     journal: Path | None = state_dir() / "table.jsonl"
@@ -206,6 +362,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cannot lock the table's journal ({exc}): this table is kept by no journal", file=sys.stderr)
         owner = False
     if owner:
+        moved = adopt_legacy_table()
+        if moved:
+            print(moved)
         journal = journal_file(args.fresh)
         secret = new_host_secret()
     else:
@@ -261,12 +420,15 @@ def main(argv: list[str] | None = None) -> int:
             f"{table.resumed[:1].upper()}{table.resumed[1:]} "
             "(the command line's table options are ignored; --fresh starts a new table)."
         )
+    if logged:
+        print(f"Log (every phone's coming and going): {logged}")
     print()
-    print(qr_terminal(join_url))
+    qr = terminal_qr(join_url, sys.stdout)
+    print(qr if qr is not None else "(this output cannot draw the QR code: phones open the address below)")
     print(f"Phones: scan the QR code, or open  {join_url}")
     screen_url = f"http://127.0.0.1:{port}/screen#host={table.host_secret}"
-    print(f"Big screen (host controls):        {screen_url}")
-    print("   (a new address at each start; open it again from here if the big screen was closed)")
+    print(f"Big screen: {screen_url}")
+    print("   (new at each start: open it again from here if the big screen was closed)")
     print(f"Port {port}. Press Ctrl-C to stop.")
     sys.stdout.flush()
 

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-import sys
+import importlib.resources
 from pathlib import Path
 from typing import Any
 
@@ -20,15 +20,28 @@ from .table import Table
 HARD_MESSAGE_LIMIT = 64 * 1024
 
 
-def _find_web_dir() -> Path:
-    """``web/`` beside the source tree (a checkout, an editable install), else where ``pip install .`` put it."""
-    beside = Path(__file__).resolve().parents[2] / "web"
-    if beside.is_dir():
-        return beside
-    return Path(sys.prefix) / "share" / "quatro-party" / "web"
+#: The pages a host cannot run without: a folder that lacks one of them is not where the pages are.
+PAGES = ("phone.html", "screen.html", "rules.html")
 
 
-WEB_DIR = _find_web_dir()
+def find_web_dir() -> Path | None:
+    """The folder of the pages: inside the installed package (``quatro_party/web``, put there by the build: a
+    wheel, ``--user``, ``--target``, pipx, the bundle), else ``web/`` at the top of a checkout (run in place, or
+    installed editable). ``None`` when neither holds :data:`PAGES`: a host must then say so, not serve 404s."""
+    packaged = importlib.resources.files("quatro_party") / "web"
+    places = [packaged] if isinstance(packaged, Path) else []  # a zip import has no folder to serve from
+    places.append(Path(__file__).resolve().parents[2] / "web")
+    for place in places:
+        if all((place / page).is_file() for page in PAGES):
+            return place
+    return None
+
+
+class PagesNotFound(RuntimeError):
+    """The pages are nowhere this host can serve them from (an install that lost them)."""
+
+
+WEB_DIR = find_web_dir()
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -40,7 +53,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     cfg = with_defaults(config)
     app = Flask(__name__, static_folder=None)
     app.config["QUATRO"] = cfg
-    app.config["QUATRO_WEB_DIR"] = Path(cfg["web_dir"] or WEB_DIR)
+    web_dir = cfg["web_dir"] or WEB_DIR
+    if web_dir is None:
+        raise PagesNotFound("the game's pages (web/) are not installed beside quatro_party")
+    app.config["QUATRO_WEB_DIR"] = Path(web_dir)
     app.config["SOCK_SERVER_OPTIONS"] = {"ping_interval": cfg["ping_interval"], "max_message_size": HARD_MESSAGE_LIMIT}
     app.register_blueprint(bp)
     table_class = cfg["table_class"] or Table
@@ -54,4 +70,4 @@ def table_of(app: Flask) -> Table:
     return table
 
 
-__all__ = ["create_app", "table_of", "DEFAULTS", "WEB_DIR"]
+__all__ = ["create_app", "table_of", "find_web_dir", "DEFAULTS", "PAGES", "PagesNotFound", "WEB_DIR"]

@@ -18,7 +18,7 @@ DEFAULTS: dict[str, Any] = {
     "language": "en",
     "join_url": "",  # http://<LAN IP>:<port>/, set by the launcher or the test fixture
     "mdns_name": None,
-    "web_dir": None,  # folder of the pages; ./web when None
+    "web_dir": None,  # folder of the pages; found in the package or the checkout when None (app.find_web_dir)
     "ping_interval": 5.0,  # seconds: a vanished phone is noticed within about two intervals
     "rate": 20.0,  # messages per second per socket (token bucket refill) …
     "burst": 40.0,  # … and the burst it allows
