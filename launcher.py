@@ -255,7 +255,7 @@ def _bundle(args):  # type: (list[str]) -> int
     if done.returncode:
         return done.returncode
     folder = ROOT / "dist" / "quatro-party"
-    size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
     _say(f"the bundle is {folder} ({size / 1e6:.0f} MB): zip that folder and hand it to the host.")
     return 0
 
