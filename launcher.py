@@ -183,14 +183,16 @@ def _install(extra):  # type: (str) -> None
             why = _no_venv_module() or f"could not make its environment in {VENV}; the details are in {INSTALL_LOG}."
             _fail(why)
         target = f".[{extra}]" if extra != "run" else "."
-        _installer(log, python, "-m", "pip", "install", "--upgrade", "pip")  # an old pip is fine too: not fatal
-        ok = _installer(log, python, "-m", "pip", "install", "-e", target)
+        # A newer installer first; an old one is fine too, so its failure matters only when it says why: offline.
+        ok = _installer(log, python, "-m", "pip", "install", "--upgrade", "pip")
+        if ok or not _offline():
+            ok = _installer(log, python, "-m", "pip", "install", "-e", target)
+    if not ok and _offline():
+        _fail(
+            f"the first run needs the internet once, to download what the game needs ({DOWNLOAD}). "
+            "Connect this computer and run the same command again."
+        )
     if not ok:
-        if _offline():
-            _fail(
-                f"the first run needs the internet once, to download what the game needs ({DOWNLOAD}). "
-                "Connect this computer and run the same command again."
-            )
         _fail(f"could not install what the game needs; the details are in {INSTALL_LOG}.")
     stamp_file = VENV / ".quatro-installed"
     have = stamp_file.read_text().split() if stamp_file.exists() else []
