@@ -147,7 +147,7 @@ def _installer(log, *command):  # type: (IO[str], str) -> bool
 
     ``PIP_CONSTRAINT`` (not ``-c``) so that the build backend, installed in its own environment, is held to
     ``constraints.txt`` too; relative to ``ROOT``, the working folder, because pip splits that variable at
-    spaces (``C:\\Users\\John Smith``)."""
+    spaces (a user folder such as John Smith's)."""
     log.write("\n$ {}\n".format(" ".join(command)))
     log.flush()
     env = dict(os.environ, PIP_CONSTRAINT=CONSTRAINTS.name, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1")

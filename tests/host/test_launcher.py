@@ -1,7 +1,7 @@
 """``launcher.py`` as a new host meets it: the first run, offline, a half-made environment, a Python that
 cannot make one or is too old, a folder with a space, and Windows (emulated: nothing here runs Windows).
 
-Windows' ``os.execv`` is emulated as its C runtime behaves (CPython issues 101191 and 143328): the arguments
+Windows' ``os.execv`` is emulated as its C runtime behaves (as reported on CPython's tracker): the arguments
 joined with spaces and no quotes, a child started, and the caller gone at once with exit code 0.
 """
 
@@ -72,7 +72,8 @@ WINDOWS = textwrap.dedent(
 
 @pytest.fixture(scope="module")
 def spaced_checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A checkout in a folder whose path holds spaces, as ``C:\\Users\\John Smith\\OneDrive - Company\\…``."""
+    """A checkout in a folder whose path holds spaces, as a Windows user's folder does ("John Smith",
+    "OneDrive - Company")."""
     return _ready_checkout(tmp_path_factory.mktemp("home") / "John Smith" / "OneDrive - Company" / "quatro")
 
 

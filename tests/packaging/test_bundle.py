@@ -152,3 +152,13 @@ def test_the_bundle_announces_itself_with_mdns(bundle, tmp_path):
         assert proc.wait(5) == 0
     finally:
         stop(proc)
+
+
+def test_the_readme_opens_with_the_two_commands_and_tells_hosts_how_to_get_the_bundle():
+    readme = (ROOT / "README.md").read_text()
+    opening = readme.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
+    assert [line.split("#")[0].strip() for line in opening] == ["python3 launcher.py", "python3 launcher.py test"]
+    night = readme.split("## Host a game night", 1)[1].split("\n## ", 1)[0]
+    assert re.search(r"python3 launcher\.py bundle .*\d+ MB", night)  # the command, and the size it makes
+    for words in ("Add python.exe to PATH", "py launcher.py", "brew install python", "python3-venv", "firewall"):
+        assert words in night, words
