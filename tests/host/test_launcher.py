@@ -164,6 +164,7 @@ def _closed_port() -> int:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(400)
 def test_offline_the_first_run_says_so_in_one_sentence(tmp_path):
     """The package index unreachable (a closed port, no configuration, no cache): one sentence, exit 1."""
     checkout = copy_checkout(tmp_path / "quatro")
@@ -185,6 +186,7 @@ def test_offline_the_first_run_says_so_in_one_sentence(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)
 def test_a_first_run_with_a_fresh_home_rebuilds_a_half_made_environment_and_says_nothing_of_installers(tmp_path):
     """What a host on stock Debian met: a .venv without pip, left by a run before python3-venv was installed.
     It is made again; the terminal shows the launcher's own lines and the game's, no installer's."""

@@ -137,6 +137,7 @@ def _evening(tmp_path: Path, reconnects: int, *options: str) -> tuple[Terminal, 
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(300)
 def test_after_15_minutes_of_8_phones_coming_and_going_the_qr_code_and_url_are_still_in_view(tmp_path):
     term, join_url, log = _evening(tmp_path, 150)
     try:
@@ -155,6 +156,7 @@ def test_after_15_minutes_of_8_phones_coming_and_going_the_qr_code_and_url_are_s
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(300)
 def test_verbose_shows_every_connection_in_the_terminal(tmp_path):
     """The other side of the same test: with every connection on the terminal the QR code is soon gone."""
     term, join_url, _ = _evening(tmp_path, 20, "--verbose")

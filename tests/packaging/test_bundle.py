@@ -60,6 +60,7 @@ def _secret(out: str) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # the build (about 70 s here) happens in its fixture
 def test_the_bundle_hosts_a_game_night_on_a_computer_without_python(bundle, tmp_path):
     home, empty, here = tmp_path / "home", tmp_path / "no-python", tmp_path / "here"
     for folder in (home, empty, here):
@@ -121,6 +122,7 @@ def test_the_bundle_hosts_a_game_night_on_a_computer_without_python(bundle, tmp_
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)
 def test_the_bundle_announces_itself_with_mdns(bundle, tmp_path):
     """zeroconf works inside the bundle (its compiled parts were collected): in a private network namespace
     with a veth pair standing for the LAN, the host registers its service."""

@@ -93,6 +93,7 @@ def _pages(command: list[str], env: dict[str, str]) -> dict[str, tuple[int, str]
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize("how", ["target", "user", "venv"])
 def test_the_installed_wheel_serves_every_page_from_tmp(built, how, tmp_path):
     """Before the fix the pages were looked for beside the source or under ``sys.prefix/share``: a ``--user``
