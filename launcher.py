@@ -174,10 +174,13 @@ def _install(extra):  # type: (str) -> None
     if fresh and VENV.exists():
         _say(f"the environment in {VENV} was left unfinished: making it again.")
         shutil.rmtree(str(VENV), ignore_errors=True)
-    _say(
-        f"first run: setting up what the game needs in {VENV.name} (it downloads {DOWNLOAD}, once; "
-        f"the details go to {INSTALL_LOG.name})."
-    )
+    if fresh:
+        _say(
+            f"first run: setting up what the game needs in {VENV.name} (it downloads {DOWNLOAD}, once; "
+            f"the details go to {INSTALL_LOG.name})."
+        )
+    else:
+        _say(f"this version needs other packages: updating {VENV.name} (the details go to {INSTALL_LOG.name}).")
     with open(str(INSTALL_LOG), "a", encoding="utf-8") as log:
         if fresh and not _installer(log, sys.executable, "-m", "venv", str(VENV)):
             why = _no_venv_module() or f"could not make its environment in {VENV}; the details are in {INSTALL_LOG}."
