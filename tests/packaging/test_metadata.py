@@ -57,6 +57,16 @@ def test_every_declared_package_is_pinned_for_this_python():
         assert spec == f"=={installed}", f"{name}: constraints.txt says {spec}, the tests run with {installed}"
 
 
+def test_the_build_ships_every_package_of_the_source():
+    """pyproject lists the packages (web/ is mapped into one, which no search finds): a new one must be listed."""
+    from setuptools import find_namespace_packages
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {p for p in find_namespace_packages(str(ROOT), include=["quatro_party*"]) if "__pycache__" not in p}
+    web = {"quatro_party.web" + p.removeprefix("web") for p in find_namespace_packages(str(ROOT), include=["web*"])}
+    assert listed == found | web
+
+
 def test_licence_classifiers_and_the_command():
     assert PYPROJECT["license"] == "MIT" and PYPROJECT["license-files"] == ["LICENSE"]
     assert {"Operating System :: Microsoft :: Windows", "Operating System :: MacOS"} <= set(PYPROJECT["classifiers"])
