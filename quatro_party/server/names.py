@@ -7,15 +7,18 @@ Two rules for the seat code:
   variation selectors...; control, format, private-use, unassigned and surrogate code points; blank-looking
   symbols like U+2800), or one with nothing visible at all. A zero-width joiner or a variation selector is
   allowed where emoji need it (between / after a symbol: "👩‍💻", "❤️").
-* :func:`key` is what two names must differ in: not case, accents, spacing, width or font variants (NFKC),
-  nor a Cyrillic or Greek letter that looks like a Latin one ("Аna" with a Cyrillic А is "Ana"), nor the
-  usual digit / letter look-alikes. :func:`distinct` numbers a clashing name ("Ana 2") and keeps the number
-  within the length limit, so the number that tells two names apart is never the part that is cut.
+* :func:`keys` is what two names must differ in: not case, accents, spacing, width or font variants (NFKC),
+  nor any look-alike of Unicode's confusables table (UTS #39: "AIex" with a capital i is "Alex", the Armenian
+  "Օlga" is "Olga", the Cherokee "Ꭺna" and the Latin-alpha "ɑnɑ" are "Ana"). :func:`distinct` numbers a clashing
+  name ("Ana 2") and keeps the number within the length limit, so the number that tells two names apart is
+  never the part that is cut.
 """
 
 from __future__ import annotations
 
+import functools
 import unicodedata
+from importlib import resources
 
 #: Default_Ignorable_Code_Point (Unicode 15 DerivedCoreProperties), as ranges, plus other blank-looking ones.
 _INVISIBLE_RANGES = (
@@ -89,67 +92,95 @@ def problem(name: str) -> str | None:
     return None
 
 
-#: Letters of other scripts that look like a Latin letter (after casefolding), and a few in-script look-alikes.
-#: A compact table of the common Cyrillic and Greek ones (Unicode's confusables.txt has thousands).
-_CONFUSABLES = {
-    # Cyrillic (lower case; upper case is casefolded to these first)
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
-    "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i", "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w",
-    "ӏ": "l", "ү": "y", "һ": "h", "ɡ": "g", "ո": "n", "ս": "u", "г": "r", "п": "n",
-    # Greek
-    "α": "a", "β": "b", "γ": "y", "ε": "e", "ζ": "z", "η": "h", "ι": "i", "κ": "k", "μ": "u", "ν": "v",
-    "ο": "o", "ρ": "p", "ς": "c", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ϲ": "c",
-    "ϳ": "j", "ϱ": "p",
-    # Latin and symbols
-    "ı": "i", "ȷ": "j", "ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ŧ": "t", "ß": "ss", "æ": "ae", "œ": "oe",
-    "0": "o", "1": "l", "|": "l",
-}  # fmt: skip
-#: Capitals of other scripts that look like a Latin capital, mapped before casefolding (Greek "Ν" folds to "ν",
-#: which looks like a "v", while the capital itself reads "N").
-_CAPITALS = {
-    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T",
-    "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ԁ": "D", "Ү": "Y", "Һ": "H",
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
-    "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
-}  # fmt: skip
-#: Letter pairs that read as one letter in most fonts.
-_DIGRAPHS = (("rn", "m"), ("vv", "w"))
+#: Unicode's own table of look-alikes (UTS #39 ``confusables.txt``, vendored unmodified beside its licence in
+#: ``data/``): every character that can pass for another, mapped to one prototype ("I" and "1" to "l", the
+#: Cyrillic "А" and the Cherokee "Ꭺ" to "A", "m" to "rn"). Thousands of pairs, kept by Unicode, not by hand.
+CONFUSABLES_FILE = "confusables.txt"
+
+
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """Each character of ``confusables.txt`` → its prototype (the ``MA`` table: one table for every script)."""
+    raw = (resources.files(__package__) / "data" / CONFUSABLES_FILE).read_bytes().decode("utf-8-sig")
+    table: dict[str, str] = {}
+    for line in raw.splitlines():
+        fields = line.split("#", 1)[0].split(";")
+        if len(fields) < 3 or fields[2].strip() != "MA":
+            continue
+        source = "".join(chr(int(cp, 16)) for cp in fields[0].split())
+        table[source] = "".join(chr(int(cp, 16)) for cp in fields[1].split())
+    return table
+
+
+def skeleton(text: str) -> str:
+    """UTS #39's skeleton: NFD, each character replaced by its prototype, NFD again. Two strings that look alike
+    have the same skeleton (it keeps case: "I" looks like "l", not like "i").
+
+    >>> skeleton("AIex") == skeleton("Alex"), skeleton("\u0555lga") == skeleton("Olga"), skeleton("rn") == skeleton("m")
+    (True, True, True)
+    """
+    table = _prototypes()
+    nfd = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFD", "".join(table.get(c, c) for c in nfd))
+
+
+def _visible(name: str) -> str:
+    """``name`` in NFKC (width and font variants are one letter), without what cannot be seen."""
+    text = unicodedata.normalize("NFKC", name)
+    return "".join(c for c in text if not (_invisible(c) or c == _ZWJ or unicodedata.category(c) in _BAD_CATEGORIES))
+
+
+def _folded(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", text.casefold()) if not unicodedata.combining(c))
+
+
+def _plain(text: str) -> str:
+    """Case folded and accents dropped, look-alikes to their prototype (which may be a capital: folded again),
+    spaces collapsed."""
+    return " ".join(unicodedata.normalize("NFC", _folded(skeleton(_folded(text)))).split())
+
+
+def keys(name: str) -> frozenset[str]:
+    """What two seat names must differ in: two names that share a key would read the same on the TV.
+
+    Two readings, because case and look-alikes cross: as written ("Ines" with a capital I reads "lnes"; Greek
+    "Ν" reads "N") and case-blind ("INES" is "ines"). Each ignores case, accents, spacing, width and font
+    variants, and every look-alike of Unicode's table.
+
+    >>> keys("Chloé ") == keys("CHLOE") == keys("chloe"), bool(keys("\u0410na") & keys("Ana"))
+    (True, True)
+    >>> keys("Ana") & keys("Bob")
+    frozenset()
+    """
+    text = _visible(name)
+    return frozenset({_plain(skeleton(text)), _plain(text)})
 
 
 def key(name: str) -> str:
-    """What two seat names must differ in (two names with one key would read the same on the TV).
-
-    >>> key("Chloé ") == key("CHLOE") == key("chloe"), key("Аna") == key("Ana"), key("Ana") == key("Bob")
-    (True, True, False)
-    """
-    text = unicodedata.normalize("NFKC", name)
-    text = "".join(c for c in text if not (_invisible(c) or c == _ZWJ or unicodedata.category(c) in _BAD_CATEGORIES))
-    text = "".join(_CAPITALS.get(c, c) for c in text).casefold()
-    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    text = "".join(_CONFUSABLES.get(c, c) for c in text)
-    text = unicodedata.normalize("NFKC", text)
-    for pair, one in _DIGRAPHS:
-        text = text.replace(pair, one)
-    return " ".join(text.split())
+    """One of :func:`keys` (the name as written, its look-alikes and case folded): a short stand-in for logs."""
+    return _plain(skeleton(_visible(name)))
 
 
 def same(a: str, b: str) -> bool:
-    """Whether two names read the same (:func:`key`)."""
-    return key(a) == key(b)
+    """Whether two names read the same (they share one of their :func:`keys`)."""
+    return bool(keys(a) & keys(b))
 
 
 def distinct(name: str, others: list[str], max_length: int) -> str:
     """``name`` (trimmed, its spaces collapsed), or numbered ("Ana 2", "Ana 3"...) when one of ``others`` reads
-    the same (:func:`key`). A numbered name is shortened first so that it fits in ``max_length`` with its number:
+    the same (:func:`keys`). A numbered name is shortened first so that it fits in ``max_length`` with its number:
     a page that must cut a long name cuts its end, so the number goes first into the limit, never out of it.
 
     >>> distinct("ana", ["Ana", "Bot Ada"], 20), distinct("Аna", ["ÁNA", "ana 2"], 20)
     ('ana 2', 'Аna 3')
     """
     name = " ".join(name.split())
-    taken = {key(o) for o in others if o}
+    taken: set[str] = set()
+    for other in others:
+        if other:
+            taken |= keys(other)
     candidate, n = name, 1
-    while key(candidate) in taken:
+    while keys(candidate) & taken:
         n += 1
         suffix = f" {n}"
         candidate = name[: max(1, max_length - len(suffix))].rstrip() + suffix
