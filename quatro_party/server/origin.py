@@ -4,7 +4,9 @@ A web page any guest opens on any device of the LAN could otherwise open the tab
 WebSocket is not bound by the same-origin policy: the server must look at ``Origin`` itself), and a
 DNS-rebinding page (its own name resolving to the host's address) could read the pages. Both are told
 apart by the names they use: a page of this host sends ``Origin: http://<one of its names>:<port>`` and
-``Host: <one of its names>:<port>``; an outside page sends its own name.
+``Host: <one of its names>:<port>``, the same name and port; an outside page sends its own origin. The origin is
+compared whole (scheme, name and port): another server on the host machine, or any port of an allowed name, is
+another site.
 
 A request without ``Origin`` is not from a web page (a script, a bot, ``curl``): whoever can do that on
 the LAN can open a socket anyway, and the rate limits are there for them. ``Origin: null`` (a sandboxed
@@ -94,19 +96,46 @@ class HostPolicy:
         name = _split_host(host_header)
         return name is not None and self.name_ok(name)
 
-    def origin_ok(self, origin: str | None) -> bool:
-        """Whether a request's ``Origin`` is a page of this host; no ``Origin`` at all (not a browser) is fine."""
+    def origin_ok(self, origin: str | None, host_header: str | None = None) -> bool:
+        """Whether a request's ``Origin`` is a page of this host; no ``Origin`` at all (not a browser) is fine.
+
+        A page of this host has the same origin as the request it makes (the pages open their sockets on their
+        own address): ``http``, the ``Host`` header's name and its port, compared all three. Without a ``Host``
+        to compare with, the name alone must be one of this host's.
+        """
         if origin is None:
             return True
-        origin = origin.strip()
         try:
-            parsed = urlsplit(origin)
-            parsed.port  # noqa: B018 - raises ValueError for a port that is not a number
+            parsed = urlsplit(origin.strip())
+            port = parsed.port
         except ValueError:
             return False
-        if parsed.scheme not in ("http", "https") or not parsed.hostname or parsed.path not in ("", "/"):
+        if parsed.scheme != "http" or not parsed.hostname or parsed.path not in ("", "/"):
             return False
-        return self.name_ok(parsed.hostname)
+        if parsed.username is not None or parsed.password is not None or parsed.query or parsed.fragment:
+            return False
+        if not self.name_ok(parsed.hostname):
+            return False
+        if host_header is None:
+            return True
+        own = _split_origin(host_header)
+        return own is not None and own == (_name(parsed.hostname), port or HTTP_PORT)
+
+
+#: The port of an ``http`` origin that names none.
+HTTP_PORT = 80
+
+
+def _split_origin(host_header: str) -> tuple[str, int] | None:
+    """The name and port a ``Host`` header gives (port 80 when it names none); ``None`` if malformed."""
+    name = _split_host(host_header)
+    if name is None:
+        return None
+    try:
+        port = urlsplit("//" + host_header.strip()).port
+    except ValueError:
+        return None
+    return name, port or HTTP_PORT
 
 
 # --- on the routes (Flask) -------------------------------------------------------------------------
@@ -142,7 +171,7 @@ def check_request() -> Any:
     policy = policy_of(getattr(table, "join_url", ""))
     if not policy.host_ok(request.headers.get("Host")):
         abort(403, description="this host answers only to its own address")
-    if not policy.origin_ok(request.headers.get("Origin")):
+    if not policy.origin_ok(request.headers.get("Origin"), request.headers.get("Host")):
         abort(403, description="pages of other sites may not use this host")
     return None
 

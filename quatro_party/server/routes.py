@@ -32,9 +32,10 @@ SEAT_LINK_BODY_LIMIT = 1024
 
 bp = Blueprint("quatro", __name__)
 sock = Sock()
-# Host and Origin first (a foreign one gets 403 before any page or handshake), headers on every answer.
-bp.before_request(check_request)
-bp.after_request(add_headers)
+# Host and Origin first (a foreign one gets 403 before any page or handshake), headers on every answer: app-wide,
+# so that the answers no route gives (404 of an unknown path, 405 of a wrong method) are checked and dressed too.
+bp.before_app_request(check_request)
+bp.after_app_request(add_headers)
 
 
 def _table() -> Table:
