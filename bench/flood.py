@@ -4,6 +4,7 @@
     python3 bench/flood.py flood      # 100 flooding sockets: honest swap → TV latency, flooders closed
     python3 bench/flood.py bomb       # 100 deflate-bomb sockets: host RSS before / after
     python3 bench/flood.py slowloris  # 1,000 slowloris connections opened and closed at once
+    python3 bench/flood.py doors      # 1,022 idle sockets from 90 addresses held; then 20 that never read
 
 Everything runs on loopback. The host is the real launcher in a child process; the attackers run in
 another child process (their threads must not share a GIL with the honest clients being timed), from
@@ -21,6 +22,14 @@ own and is not capped per address).
 * **slowloris**: 8 phones and a screen connected; ``--slow`` connections each send half a request line,
   all at once, then are all closed at once; printed: honest sockets dropped (target 0) and the time a new
   phone takes to connect and get its first state meanwhile and after (target < 1 s).
+* **doors**: a lobby with one seated phone (from a guest address) and the big screen; ``--idle`` sockets from
+  ``--addresses`` guest addresses (12 at most each) that never say hello, answer nothing, send a pong of their
+  own every 4 s, and open again whenever they are closed: the door is full. Meanwhile, twice (as soon as all are
+  open, and after the host has closed them once for never saying hello), the time for a new phone from another
+  address to join a seat, for the big screen from 127.0.0.1 to connect and get its state (and ``GET /screen``),
+  and for the seated phone, dropped, to get its seat back (target < 1 s each). Then ``--deaf`` sockets that say
+  hello, never read, and send a pong of their own every second while the table keeps changing: how long each
+  stays open (target: all closed within 30 s). Printed beside the same three times measured before any attack.
 """
 
 from __future__ import annotations
@@ -177,7 +186,167 @@ def slowloris(port: int, count: int, hold: float) -> dict[str, Any]:
     return {"opened": len(socks)}
 
 
+def _open_or_none(port: int, source: str) -> socket.socket | None:
+    try:
+        s, _ = handshake(port, source, timeout=2.0)
+    except OSError:
+        return None
+    s.setblocking(False)
+    return s
+
+
+def idlers(port: int, count: int, addresses: int, seconds: float) -> dict[str, Any]:
+    """``count`` idle sockets over ``addresses`` guest addresses, held ``seconds``: none says hello, each sends a
+    pong of its own every 4 s, and a closed one is opened again. Prints ``OPEN <n>`` lines as it goes (the first
+    once all are open); the last line is a JSON summary."""
+    sources = [f"127.0.0.{2 + i % addresses}" for i in range(count)]
+    socks: list[socket.socket | None] = [None] * count
+    pong = frame(b"", opcode=0xA)
+    stop = time.monotonic() + seconds
+    opened = refused = closed = most = 0
+    ready = False
+    next_pong = [0.0] * count
+    last_said = 0.0
+    while time.monotonic() < stop:
+        now = time.monotonic()
+        for i in range(count):
+            s = socks[i]
+            if s is None:
+                s = socks[i] = _open_or_none(port, sources[i])
+                if s is None:
+                    refused += 1
+                    continue
+                opened += 1
+                next_pong[i] = now + 4.0
+            try:
+                while s.recv(65536):  # pings and all: read and dropped (an idle socket, not a deaf one)
+                    pass
+                gone = True  # b"": the host closed it
+            except BlockingIOError:
+                gone = False
+            except OSError:
+                gone = True
+            if not gone and now >= next_pong[i]:
+                try:
+                    s.send(pong)
+                    next_pong[i] = now + 4.0
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    gone = True
+            if gone:
+                s.close()
+                socks[i] = None
+                closed += 1
+        live = sum(x is not None for x in socks)
+        most = max(most, live)
+        if (live == count and not ready) or (ready and now - last_said >= 0.5):
+            ready = True
+            last_said = now
+            print(f"OPEN {live}", flush=True)
+        time.sleep(0.05)
+    for s in socks:
+        if s is not None:
+            s.close()
+    return {"opened": opened, "refused": refused, "closed_by_host": closed, "most_open": most}
+
+
+def deaf(port: int, count: int, seconds: float) -> dict[str, Any]:
+    """``count`` sockets (4 per address) that say hello and never read again, each sending a pong of its own every
+    second: how long each stayed open (``None``: still open after ``seconds``)."""
+    socks = []
+    for i in range(count):
+        s, _ = handshake(port, f"127.0.0.{150 + i // 4}")
+        s.sendall(frame(b'{"type": "hello", "token": null}'))
+        socks.append((s, time.monotonic()))
+    lived: list[float | None] = [None] * count
+    pong = frame(b"", opcode=0xA)
+    stop = time.monotonic() + seconds
+    while time.monotonic() < stop and any(x is None for x in lived):
+        for i, (s, t0) in enumerate(socks):
+            if lived[i] is not None:
+                continue
+            try:
+                s.settimeout(0.2)
+                s.send(pong)
+            except TimeoutError:
+                pass  # its buffers are full: still open
+            except OSError:
+                lived[i] = time.monotonic() - t0
+        time.sleep(1.0)
+    for s, _ in socks:
+        s.close()
+    return {"lived": lived}
+
+
 # --- the honest side -------------------------------------------------------------------------------
+
+
+class GuestPhone:
+    """An honest phone on a guest address (a raw socket from ``source``): it reads every frame and echoes every ping
+    as a browser does."""
+
+    def __init__(self, port: int, source: str, path: str = "/ws/phone") -> None:
+        self.sock, head = handshake(port, source, path)
+        self.sock.settimeout(None)
+        self.messages: list[dict[str, Any]] = []
+        self._buf = head.split(b"\r\n\r\n", 1)[1]
+        self._lock = threading.Lock()
+        self.closed = False
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        buf = self._buf
+        try:
+            while True:
+                while True:  # every whole frame in buf
+                    if len(buf) < 2:
+                        break
+                    op, size, at = buf[0] & 0x0F, buf[1] & 0x7F, 2
+                    if size == 126:
+                        size, at = int.from_bytes(buf[2:4], "big"), 4
+                    elif size == 127:
+                        size, at = int.from_bytes(buf[2:10], "big"), 10
+                    if len(buf) < at + size:
+                        break
+                    payload, buf = buf[at : at + size], buf[at + size :]
+                    if op == 0x1:
+                        self.messages.append(json.loads(payload))
+                    elif op == 0x9:
+                        self._send_raw(frame(payload, opcode=0xA))  # the echo a browser sends
+                    elif op == 0x8:
+                        raise ConnectionError("closed by the host")
+                data = self.sock.recv(65536)
+                if not data:
+                    raise ConnectionError("closed")
+                buf += data
+        except OSError:
+            self.closed = True
+
+    def _send_raw(self, data: bytes) -> None:
+        with self._lock:
+            self.sock.sendall(data)
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self._send_raw(frame(json.dumps(msg).encode()))
+
+    def wait(self, pred: Any, timeout: float = 5.0) -> dict[str, Any]:
+        end = time.monotonic() + timeout
+        seen = 0
+        while time.monotonic() < end:
+            for m in self.messages[seen:]:
+                if pred(m):
+                    return m
+            seen = len(self.messages)
+            time.sleep(0.005)
+        raise TimeoutError("no such message")
+
+    def close(self) -> None:
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
 
 
 def _attack(kind: str, port: int, *args: float) -> subprocess.Popen[str]:
@@ -341,6 +510,121 @@ def run_slowloris(count: int) -> dict[str, Any]:
         host.close()
 
 
+class Lobby:
+    """The real launcher (child process) with 8 seats in the lobby, its big screen (127.0.0.1) listening, and one
+    phone seated from a guest address."""
+
+    def __init__(self) -> None:
+        os.environ.setdefault("QUATRO_STATE_DIR", tempfile.mkdtemp(prefix="quatro-bench-"))
+        self.proc, out = latency._start_child(
+            ["-m", "quatro_party.launch", "--port", "0", "--bind", "127.0.0.1", "--no-browser", "--no-mdns"]
+            + ["--quiet", "--fresh", "--seats", "8", "--seed", "1"]
+        )
+        self.port = int(re.search(r"Port (\d+)", out).group(1))
+        self.secret = re.search(r"#host=(\S+)", out).group(1)
+        self.screen = self.tv()
+        self.seated = GuestPhone(self.port, "127.0.0.201")
+        self.seated.send({"type": "hello", "token": None})
+        self.seated.send({"type": "join", "seat": 0, "name": "Sam"})
+        self.token = self.seated.wait(lambda m: m["type"] == "joined")["token"]
+        self.joined = 0
+
+    def tv(self) -> Any:
+        screen = latency.Listener(f"ws://127.0.0.1:{self.port}/ws/screen")
+        screen.send(json.dumps({"type": "hello", "host": self.secret}))
+        return screen
+
+    def times(self) -> dict[str, float]:
+        """A new phone joins; the big screen connects (and loads its page); the seated phone drops and comes back."""
+        import urllib.request
+
+        self.joined += 1
+        t0 = time.perf_counter()
+        phone = GuestPhone(self.port, f"127.0.0.{201 + self.joined}")
+        phone.send({"type": "hello", "token": None})
+        phone.send({"type": "join", "seat": self.joined, "name": f"New {self.joined}"})
+        phone.wait(lambda m: m["type"] == "joined")
+        new_phone = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        screen = self.tv()
+        latency._wait(lambda: any(text.startswith('{"type":"state"') for _, text in screen.frames), timeout=10)
+        tv = time.perf_counter() - t0
+        screen.close()
+        t0 = time.perf_counter()
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/screen", timeout=10) as page:
+            page.read()
+        tv_page = time.perf_counter() - t0
+        self.seated.close()
+        t0 = time.perf_counter()
+        self.seated = GuestPhone(self.port, "127.0.0.201")
+        self.seated.send({"type": "hello", "token": self.token})
+        self.seated.wait(lambda m: m["type"] == "joined" and m.get("seat") == 0)
+        back = time.perf_counter() - t0
+        return {"new_phone": new_phone, "tv": tv, "tv_page": tv_page, "seated_back": back}
+
+    def change(self) -> None:
+        """A change every phone gets a fresh view of (the bots' level, back and forth)."""
+        self.flip = not getattr(self, "flip", False)
+        level = "easy" if self.flip else "hard"
+        self.screen.send(json.dumps({"type": "settings", "bot_level": level}))
+
+    def close(self) -> None:
+        self.seated.close()
+        self.screen.close()
+        latency._stop_child(self.proc)
+
+
+def run_doors(idle: int, addresses: int, deaf_count: int) -> dict[str, Any]:
+    """The door held by ``idle`` sockets from ``addresses`` addresses: the honest times, quiet then twice under it;
+    then ``deaf_count`` sockets that never read: how long they stay."""
+    lobby = Lobby()
+    try:
+        quiet = lobby.times()
+        attack = _attack("idle", lobby.port, idle, addresses, 12.0 + 12.0)
+        assert attack.stdout is not None
+        said: list[int] = []
+        out = attack.stdout
+
+        def listen() -> None:
+            for line in out:
+                if line.startswith("OPEN "):
+                    said.append(int(line.split()[1]))
+                else:
+                    said_json.append(line)
+
+        said_json: list[str] = []
+        reader = threading.Thread(target=listen, daemon=True)
+        reader.start()
+        latency._wait(lambda: bool(said), timeout=60)  # all open: the door is full
+        full_at = time.monotonic()
+        open_then = said[-1]
+        held = lobby.times()
+        time.sleep(max(0.0, full_at + 12.0 - time.monotonic()))  # the host closed them once (no hello): reopened
+        open_later = said[-1]
+        churn = lobby.times()
+        attack.wait(timeout=60)
+        reader.join(5)
+        attack_summary = json.loads(said_json[-1])
+        deaf_attack = _attack("deaf", lobby.port, deaf_count, 30.0)
+        end = time.monotonic() + 31.0
+        while deaf_attack.poll() is None and time.monotonic() < end:
+            lobby.change()  # the table keeps talking: what the deaf sockets do not read piles up
+            time.sleep(0.25)
+        deaf_result = _attack_result(deaf_attack)
+        return {
+            "quiet": quiet,
+            "held": held,
+            "churn": churn,
+            "open_then": open_then,
+            "open_later": open_later,
+            "attack": attack_summary,
+            "deaf": deaf_result["lived"],
+            "honest_dropped": int(lobby.seated.closed) + int(not lobby.screen.ws.connected),
+        }
+    finally:
+        lobby.close()
+
+
 def _ms(samples: list[float]) -> str:
     if not samples:
         return "(no samples)"
@@ -350,16 +634,22 @@ def _ms(samples: list[float]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", nargs="?", choices=("flood", "bomb", "slowloris", "all"), default="all")
+    ap.add_argument("what", nargs="?", choices=("flood", "bomb", "slowloris", "doors", "all"), default="all")
     ap.add_argument("--seconds", type=float, default=5.0, help="quiet and flooded measuring time each (default 5)")
     ap.add_argument("--flooders", type=int, default=100)
     ap.add_argument("--bombs", type=int, default=100)
     ap.add_argument("--slow", type=int, default=1000)
+    ap.add_argument("--idle", type=int, default=1022)
+    ap.add_argument("--addresses", type=int, default=90)
+    ap.add_argument("--deaf", type=int, default=20)
     ap.add_argument("--attacker", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.attacker:
         kind, port, *rest = args.attacker
-        fn = {"flood": flooders, "bomb": bombs, "slowloris": slowloris}[kind]
+        if kind == "idle":
+            print(json.dumps(idlers(int(port), int(float(rest[0])), int(float(rest[1])), float(rest[2]))), flush=True)
+            return 0
+        fn = {"flood": flooders, "bomb": bombs, "slowloris": slowloris, "deaf": deaf}[kind]
         print(json.dumps(fn(int(port), int(float(rest[0])), float(rest[1]))), flush=True)
         return 0
     ok = True
@@ -399,6 +689,25 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['connect_later'] * 1000:.0f} ms (target < 1 s); honest sockets dropped {r['honest_dropped']}"
         )
         ok &= max(r["connect_during"], r["connect_after_close"], r["connect_later"]) < 1.0 and r["honest_dropped"] == 0
+    if args.what in ("doors", "all"):
+        r = run_doors(args.idle, args.addresses, args.deaf)
+        a = r["attack"]
+        print(
+            f"doors: {args.idle} idle sockets from {args.addresses} addresses, opening again when closed "
+            f"({a['opened']} opened, {a['closed_by_host']} closed by the host, {a['refused']} refused at the door; "
+            f"{r['open_then']} open at the first look, {r['open_later']} at the second)"
+        )
+        for what in ("new_phone", "tv", "tv_page", "seated_back"):
+            q, h, c = (r[k][what] * 1000 for k in ("quiet", "held", "churn"))
+            print(f"  {what:12} quiet {q:6.0f} ms   door full {h:6.0f} ms   after the host closed them {c:6.0f} ms")
+        worst = max(max(r[k].values()) for k in ("held", "churn"))
+        print(f"  worst {worst * 1000:.0f} ms (target < 1000 ms); honest sockets dropped {r['honest_dropped']}")
+        lived = [x for x in r["deaf"] if x is not None]
+        print(
+            f"  {args.deaf} sockets that never read: {len(lived)} closed, after {min(lived, default=0):.1f} to "
+            f"{max(lived, default=0):.1f} s (target: all within 30 s)"
+        )
+        ok &= worst < 1.0 and r["honest_dropped"] == 0 and len(lived) == args.deaf and max(lived) <= 30.0
     print("all targets met" if ok else "SOME TARGETS MISSED")
     return 0 if ok else 1
 

@@ -113,20 +113,22 @@ class Connection:
                 return
             self._enqueue(text)
 
-    def ping(self) -> None:
-        """Send a WebSocket ping, in order with the frames (the watchdog calls it on a quiet socket); never blocks.
+    def ping(self, payload: bytes = b"") -> None:
+        """Send a WebSocket ping, in order with the frames (the watchdog calls it); never blocks.
 
-        The phone's browser answers it by itself; anything that comes back tells the watchdog the phone is there.
+        The phone's browser echoes its payload by itself, once it has read every frame sent before it: the echo
+        tells the watchdog that the phone is there and reading.
         """
         if not self.open or self.ws is None:
             return
         with self._lock:
-            if self._pending == 0 and self._try_now(None):
+            if self._pending == 0 and self._try_now(None, payload):
                 return
-            self._enqueue((_PING,))
+            self._enqueue((_PING, payload))
 
-    def _try_now(self, text: str | None) -> bool:
-        """Fast path (under ``_lock``, nothing queued): a non-blocking send of the whole frame (``None``: a ping).
+    def _try_now(self, text: str | None, payload: bytes = b"") -> bool:
+        """Fast path (under ``_lock``, nothing queued): a non-blocking send of the whole frame (``None``: a ping
+        carrying ``payload``).
 
         True when the frame is dealt with (sent, or the socket is dead); a partial send queues
         the rest as raw bytes for the writer, in order.
@@ -139,7 +141,7 @@ class Connection:
         from wsproto.events import Ping, TextMessage
 
         try:
-            data = wsproto.send(Ping() if text is None else TextMessage(data=text))
+            data = wsproto.send(Ping(payload=payload) if text is None else TextMessage(data=text))
         except Exception:
             return False
         try:
@@ -216,7 +218,7 @@ class Connection:
                 elif isinstance(item, tuple) and item and item[0] is _PING:
                     from wsproto.events import Ping
 
-                    ws.sock.sendall(ws.ws.send(Ping()))
+                    ws.sock.sendall(ws.ws.send(Ping(payload=item[1])))
                 else:
                     ws.send(item)
                     if self.sent_frames is not None:

@@ -7,16 +7,27 @@ Everything here sits under simple-websocket and Werkzeug, on the raw TCP socket:
   before wsproto sees a byte. A socket over budget is made to wait (its sender is held back by TCP itself),
   and one that stays over it for :attr:`Limits.grace` seconds is closed with 1008.
 * :class:`Watchdog`, one thread per server, on monotonic time: it bounds the time a connection may take to
-  send its request headers (slowloris), pings quiet WebSockets and drops one that answers nothing, or whose
-  writer has been stuck in a send, within :attr:`Limits.silent_after` seconds. simple-websocket's own ping
-  runs on wall-clock time and blocks in a full send buffer, so the server turns it off (see ``serving``).
-* :class:`Peers` counts connections and WebSockets per peer address and bans a flooder's address for a
-  while. The host machine itself (loopback) is not capped: whoever runs code there owns the host anyway.
+  send its request headers (slowloris), closes a WebSocket that has not said hello within
+  :attr:`Limits.greet_within` seconds, and pings every WebSocket with a random payload. A socket is alive while
+  it echoes those payloads: the ping goes out in order with the frames, so its echo proves the phone has *read*
+  everything sent before it (a socket that only sends pongs of its own, or talks without reading, proves
+  nothing). One whose last echoed ping is :attr:`Limits.silent_after` seconds old, or whose writer has been
+  stuck in a send that long, is dropped: whatever piles up for a phone that stopped reading is bounded by what
+  the table sends in those seconds. simple-websocket's own ping runs on wall-clock time and blocks in a full
+  send buffer, so the server turns it off (see ``serving``).
+* :class:`Peers` is the door: it counts connections and WebSockets per guest address, bans a flooder's address
+  for a while, and keeps room. The host machine itself (loopback) is never counted nor refused: whoever runs
+  code there owns the host anyway, and its big screen must always get in. When the guests' connections reach
+  :attr:`Limits.connections`, a newcomer takes the place of one that proved least: first a connection that has
+  not said hello (not the newest, :attr:`Limits.pending_grace`), then a visitor or spectator, of the address
+  holding the most connections, oldest first. A seated phone (or a screen with the host's rights) is never
+  pushed out, and a seated phone coming back is a newcomer like any other: it always gets in.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import socket
 import threading
 import time
@@ -58,15 +69,20 @@ class Limits:
     header_timeout: float = 5.0
     #: Seconds of silence on a socket before a plain HTTP request is given up (body, slow reader).
     request_timeout: float = 10.0
-    #: A WebSocket quiet this long is pinged ...
+    #: A WebSocket is pinged this often ...
     ping_interval: float = 5.0
-    #: ... and dropped when nothing came back, or a send has been stuck, this long (about two intervals).
+    #: ... and dropped when it has echoed none of the pings of this long, or a send has been stuck this long
+    #: (about two intervals).
     silent_after: float = 10.0
-    #: Open TCP connections per peer address, and WebSockets per peer address.
+    #: Seconds a WebSocket has to say hello (an honest page says it at once).
+    greet_within: float = 10.0
+    #: Open TCP connections per guest address, and WebSockets per guest address.
     connections_per_peer: int = 32
     sockets_per_peer: int = 12
-    #: Open TCP connections in all (each holds a thread).
+    #: Open TCP connections of guests in all (each holds a thread); the host machine's are not counted.
     connections: int = 1024
+    #: A connection that has not said hello is never pushed out for a newcomer in its first seconds.
+    pending_grace: float = 2.0
     #: Seconds a peer's new connections are refused after one of its sockets was closed for flooding.
     ban: float = 10.0
 
@@ -78,6 +94,7 @@ class Limits:
         changes: dict[str, float] = {}
         if ping_interval:
             changes.update(ping_interval=ping_interval, silent_after=2 * ping_interval)
+            changes["greet_within"] = min(self.greet_within, 2 * ping_interval)
         if rate:
             changes["frame_rate"] = max(self.frame_rate, 3 * rate)
         if burst:
@@ -105,8 +122,15 @@ class Budget:
             return -self.tokens / self.rate if self.tokens < 0 else 0.0
 
 
+#: The opcode of a pong frame.
+_PONG = 0xA
+#: Pings whose echo is awaited at once, at most (older ones are forgotten: they are late anyway).
+PINGS_AWAITED = 8
+
+
 class FrameCounter:
-    """Counts the frames a WebSocket client sends, from their headers, skipping the payloads unread.
+    """Counts the frames a WebSocket client sends, from their headers, skipping the payloads unread, and keeps the
+    payload of each pong (a control frame: 125 bytes at most), the only payload ever looked at.
 
     A client frame is 2 bytes, 2 or 8 more of length when the 7-bit length says 126 or 127, 4 of mask,
     then the payload. Only those few header bytes are looked at.
@@ -115,6 +139,9 @@ class FrameCounter:
     def __init__(self) -> None:
         self._header = bytearray()
         self._skip = 0  # payload bytes of the current frame still to come
+        self._pong: bytearray | None = None  # the payload of the pong being read (masked)
+        self._mask = b""
+        self.pongs: list[bytes] = []  # pong payloads read, unmasked, for the caller to take
 
     def feed(self, data: bytes) -> int:
         """How many frames start in ``data``."""
@@ -123,8 +150,12 @@ class FrameCounter:
         while i < n:
             if self._skip:
                 step = min(self._skip, n - i)
+                if self._pong is not None:
+                    self._pong += data[i : i + step]
                 self._skip -= step
                 i += step
+                if not self._skip:
+                    self._pong_done()
                 continue
             need = 2
             while True:
@@ -148,9 +179,21 @@ class FrameCounter:
             else:
                 size = size7
             frames += 1
+            if self._header[0] & 0x0F == _PONG and size <= 125:
+                self._pong = bytearray()
+                self._mask = bytes(self._header[need - 4 : need]) if b1 & 0x80 else b""
             self._skip = size
             self._header.clear()
+            if not size:
+                self._pong_done()
         return frames
+
+    def _pong_done(self) -> None:
+        if self._pong is None:
+            return
+        payload, mask = self._pong, self._mask
+        self.pongs.append(bytes(b ^ mask[k % 4] for k, b in enumerate(payload)) if mask else bytes(payload))
+        self._pong = None
 
 
 class GuardedSocket:
@@ -178,8 +221,11 @@ class GuardedSocket:
         self._bytes = Budget(limits.byte_rate, limits.byte_burst, now)
         self._counter = FrameCounter()
         self._over_since: float | None = None
-        self.last_rx = now  # the last time anything arrived (a pong counts)
+        self.opened = now
+        self.read_at = now  # everything sent before this time has been read: the send time of the last echoed ping
         self.last_ping = now
+        self._pings: dict[bytes, float] = {}  # payloads of the pings awaiting their echo → when they were sent
+        self._ping_lock = threading.Lock()  # the watchdog adds pings, the reader thread takes their echoes
         self.send_since: float | None = None  # when the send in progress started (a stuck writer)
         self.upgraded = False  # the handshake's answer went out: from now on this is a WebSocket
         self.flooded = False
@@ -202,10 +248,13 @@ class GuardedSocket:
             return b""
         data = self._sock.recv(size, *flags)
         now = self.clock()
-        self.last_rx = now
         if not data:
             return data
         frames = self._counter.feed(data)
+        if self._counter.pongs:
+            for payload in self._counter.pongs:
+                self._echoed(payload)
+            self._counter.pongs.clear()
         wait = max(self._frames.charge(frames, now), self._bytes.charge(len(data), now))
         if self._shared is not None:
             wait = max(wait, self._shared[0].charge(frames, now), self._shared[1].charge(len(data), now))
@@ -219,6 +268,27 @@ class GuardedSocket:
             return b""
         self._sleep(wait)  # the sender waits too: nothing more is read, TCP holds it back
         return data
+
+    def ping_payload(self, now: float) -> bytes:
+        """A new ping's payload, awaited from now on (random: a socket that does not read cannot guess it)."""
+        payload = os.urandom(8)
+        with self._ping_lock:
+            if len(self._pings) >= PINGS_AWAITED:
+                del self._pings[next(iter(self._pings))]
+            self._pings[payload] = now
+            self.last_ping = now
+        return payload
+
+    def _echoed(self, payload: bytes) -> None:
+        """A pong: if it echoes one of our pings, the phone has read everything sent before that ping."""
+        with self._ping_lock:
+            sent = self._pings.pop(payload, None)
+            if sent is None:
+                return  # a pong of its own, or an old one: it proves nothing
+            self.read_at = max(self.read_at, sent)
+            for other, at in list(self._pings.items()):
+                if at <= sent:
+                    del self._pings[other]
 
     def _flood(self) -> None:
         self.flooded = True
@@ -271,8 +341,45 @@ class GuardedSocket:
         self.shutdown_quietly()
 
 
+#: How far a connection has proved itself, as the door sees it: nothing yet, a hello, a seat (or the host's rights).
+PENDING, GUEST, SEATED = 0, 1, 2
+
+
+class Ticket:
+    """One accepted connection, as the door counts it: its address, when it came, its socket, and once it is a
+    WebSocket its :class:`GuardedSocket` (whose Connection says whether it greeted, and whether it holds a seat)."""
+
+    __slots__ = ("peer", "since", "sock", "guard", "trusted", "evicted")
+
+    def __init__(self, peer: str, since: float, sock: Any = None, trusted: bool = False) -> None:
+        self.peer, self.since, self.sock, self.trusted = peer, since, sock, trusted
+        self.guard: GuardedSocket | None = None
+        self.evicted = False
+
+    def standing(self) -> int:
+        """:data:`PENDING`, :data:`GUEST` or :data:`SEATED` (read from the table's Connection: a stale read at worst
+        says one step less, for a moment)."""
+        conn = self.guard.conn if self.guard is not None else None
+        if conn is None:
+            return PENDING
+        if getattr(conn, "seat", None) is not None or getattr(conn, "is_host", False):
+            return SEATED
+        return GUEST if getattr(conn, "greeted", False) else PENDING
+
+    def close(self) -> None:
+        """Push this connection out: its socket is shut down (its handler ends, and the table unseats nothing)."""
+        if self.guard is not None:
+            self.guard.shutdown_quietly()
+        elif self.sock is not None:
+            try:
+                self.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+
 class Peers:
-    """Open connections and WebSockets per peer address, and the addresses banned for a while."""
+    """The door: open connections and WebSockets per guest address, the addresses banned for a while, and room
+    kept for the connections that proved most (see the module's docstring)."""
 
     def __init__(self, limits: Limits, clock: Clock = time.monotonic, trusted: frozenset[str] = TRUSTED_PEERS):
         self.limits, self.clock, self.trusted = limits, clock, trusted
@@ -280,34 +387,85 @@ class Peers:
         self.connections: dict[str, int] = {}
         self.sockets: dict[str, int] = {}
         self.total = 0
+        self._tickets: set[Ticket] = set()
         self._banned: dict[str, float] = {}
         self._budgets: dict[str, tuple[Budget, Budget]] = {}
+        self._told: set[tuple[str, str]] = set()  # (address, what) already logged: once per address
 
-    def admit(self, peer: str) -> str | None:
-        """Count a new connection from ``peer``; ``None`` when admitted, else why not (not counted then)."""
+    def admit(self, peer: str, sock: Any = None) -> Ticket | str:
+        """Count a new connection from ``peer``: its :class:`Ticket`, or why it is refused (then not counted).
+
+        When the guests' connections are all taken, the one that proved least makes room (it is shut down).
+        """
+        now = self.clock()
+        if peer in self.trusted:
+            return Ticket(peer, now, sock, trusted=True)
+        pushed = None
         with self._lock:
+            until = self._banned.get(peer)
+            if until is not None:
+                if now < until:
+                    return "banned for flooding"
+                del self._banned[peer]
+            if self.connections.get(peer, 0) >= self.limits.connections_per_peer:
+                return "too many connections from this address"
             if self.total >= self.limits.connections:
-                return "too many connections"
-            if peer not in self.trusted:
-                until = self._banned.get(peer)
-                if until is not None:
-                    if self.clock() < until:
-                        return "banned for flooding"
-                    del self._banned[peer]
-                if self.connections.get(peer, 0) >= self.limits.connections_per_peer:
-                    return "too many connections from this address"
+                pushed = self._least(now)
+                if pushed is None:
+                    return "too many connections"
+                self._uncount(pushed)
+                pushed.evicted = True
+            ticket = Ticket(peer, now, sock)
+            self._tickets.add(ticket)
             self.connections[peer] = self.connections.get(peer, 0) + 1
             self.total += 1
-            return None
+        if pushed is not None:
+            if self.first(pushed.peer, "pushed"):
+                log.info("%s: a connection pushed out to make room (the host is full)", pushed.peer)
+            pushed.close()
+        return ticket
 
-    def release(self, peer: str) -> None:
+    def _least(self, now: float) -> Ticket | None:
+        """The connection that makes room (under the lock): one that has not said hello (past its grace), else a
+        visitor or spectator; of the address holding the most; the oldest. ``None`` when all are seated."""
+        best: Ticket | None = None
+        best_key: tuple[int, int, float] | None = None
+        for t in self._tickets:
+            standing = t.standing()
+            if standing == SEATED or (standing == PENDING and now - t.since < self.limits.pending_grace):
+                continue
+            rank = (standing, -self.connections.get(t.peer, 0), t.since)
+            if best_key is None or rank < best_key:
+                best, best_key = t, rank
+        return best
+
+    def _uncount(self, ticket: Ticket) -> None:
+        self._tickets.discard(ticket)
+        left = self.connections.get(ticket.peer, 0) - 1
+        if left > 0:
+            self.connections[ticket.peer] = left
+        else:
+            self.connections.pop(ticket.peer, None)
+            self._told = {told for told in self._told if told[0] != ticket.peer}
+        self.total = max(0, self.total - 1)
+
+    def release(self, ticket: Ticket) -> None:
+        """The connection ended (a pushed-out one was uncounted already)."""
+        if ticket.trusted or ticket.evicted:
+            return
         with self._lock:
-            left = self.connections.get(peer, 0) - 1
-            if left > 0:
-                self.connections[peer] = left
-            else:
-                self.connections.pop(peer, None)
-            self.total = max(0, self.total - 1)
+            if ticket in self._tickets:
+                self._uncount(ticket)
+
+    def first(self, peer: str, what: str) -> bool:
+        """True the first time ``what`` is said of ``peer`` while it has connections (log once per address)."""
+        with self._lock:
+            if (peer, what) in self._told:
+                return False
+            if len(self._told) >= 4 * self.limits.connections:
+                self._told.clear()
+            self._told.add((peer, what))
+            return True
 
     def open_socket(self, peer: str) -> bool:
         """Count a WebSocket from ``peer``; False (not counted) when it has as many as it may."""
@@ -352,13 +510,24 @@ class Watchdog:
     """One thread that looks at every connection a few times a second, on monotonic time.
 
     * a connection still sending its request headers past its deadline is shut down (slowloris);
-    * a WebSocket quiet for a ping interval is pinged (through its Connection, never blocking here);
-    * a WebSocket from which nothing came for ``silent_after`` seconds, or whose send has been stuck that
-      long, is shut down: its handler ends and the table marks the seat disconnected.
+    * a WebSocket that has not said hello within ``greet_within`` seconds is shut down;
+    * every WebSocket is pinged each ping interval, with a payload of its own (through its Connection, never
+      blocking here);
+    * a WebSocket that has echoed none of the pings of the last ``silent_after`` seconds (it stopped reading, or
+      vanished), or whose send has been stuck that long, is shut down: its handler ends and the table marks the
+      seat disconnected.
     """
 
-    def __init__(self, limits: Limits, clock: Clock = time.monotonic, period: float = 0.25) -> None:
+    def __init__(
+        self,
+        limits: Limits,
+        clock: Clock = time.monotonic,
+        period: float = 0.25,
+        first: Callable[[str, str], bool] | None = None,
+    ) -> None:
         self.limits, self.clock, self.period = limits, clock, period
+        # Whether to log this of this address (the door's once-per-address memory; every time without one).
+        self._first = first or (lambda peer, what: True)
         self._lock = threading.Lock()
         self._headers: dict[int, tuple[float, socket.socket]] = {}
         self._sockets: set[GuardedSocket] = set()
@@ -406,17 +575,25 @@ class Watchdog:
             if g.closed or g.flooded:
                 self.forget(g)
                 continue
-            if not g.upgraded or g.conn is None:
+            conn = g.conn
+            if not g.upgraded or conn is None:
                 continue
             stuck = g.send_since is not None and now - g.send_since >= limits.silent_after
-            if now - g.last_rx >= limits.silent_after or stuck:
-                log.info("%s: %s, dropped", g.peer, "stuck in a send" if stuck else "no answer to pings")
+            why = None
+            if not getattr(conn, "greeted", True) and now - g.opened >= limits.greet_within:
+                why = "never said hello"
+            elif stuck:
+                why = "stuck in a send"
+            elif now - g.read_at >= limits.silent_after:
+                why = "echoed no ping (reads nothing)"
+            if why is not None:
+                if self._first(g.peer, why):
+                    log.info("%s: %s, dropped", g.peer, why)
                 self.forget(g)
                 g.shutdown_quietly()
-            elif now - g.last_rx >= limits.ping_interval and now - g.last_ping >= limits.ping_interval:
-                g.last_ping = now
+            elif now - g.last_ping >= limits.ping_interval:
                 try:
-                    g.conn.ping()
+                    conn.ping(g.ping_payload(now))
                 except Exception:  # pragma: no cover - a dying socket
                     pass
 

@@ -10,7 +10,9 @@ Werkzeug's dev server has no header timeout, no connection cap and no idea of a 
 :class:`GuardedServer` and :class:`GuardedHandler` add them (see :mod:`.guard`):
 
 * connections are counted per peer address at ``accept``, before a thread is made for them; a peer over
-  its cap, or banned for flooding, is closed at once;
+  its cap, or banned for flooding, is closed at once; when the guests hold every place, the connection that
+  proved least makes room (:class:`~.guard.Peers`), and the host machine's own are never counted;
+* a refusal is logged once per address, at INFO (a flood of refusals must not flood the terminal);
 * the request line and headers must arrive within :attr:`~.guard.Limits.header_timeout` seconds;
 * a WebSocket's socket is a :class:`~.guard.GuardedSocket` (bytes and frames charged before wsproto parses
   them), and its handshake loses ``Sec-WebSocket-Extensions``: permessage-deflate is refused, so no frame
@@ -33,7 +35,8 @@ from flask import Flask
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
 from .app import table_of
-from .guard import TRUSTED_PEERS, Clock, GuardedSocket, Limits, Peers, Watchdog
+from .guard import TRUSTED_PEERS, Clock, GuardedSocket, Limits, Peers, Ticket, Watchdog
+from .origin import SECURITY_HEADERS
 
 log = logging.getLogger("quatro.server")
 
@@ -115,9 +118,10 @@ class GuardedHandler(WSGIRequestHandler):
         peer = self._peer()
         peers = self.server.peers
         if not peers.open_socket(peer):
-            log.warning("%s: too many sockets from this address, refused", peer)
+            if peers.first(peer, "429"):
+                log.info("%s: too many sockets from this address, refused (429)", peer)
             self.close_connection = True
-            self.send_error(429, "Too many connections from this address")
+            self._refuse(429, "Too Many Requests", "too many connections from this address")
             return
         self.connection.settimeout(None)
         guard = GuardedSocket(
@@ -129,6 +133,9 @@ class GuardedHandler(WSGIRequestHandler):
             shared=peers.budgets(peer),
         )
         self._guard = guard
+        ticket = self.server.ticket_of(self.request)
+        if ticket is not None:
+            ticket.guard = guard
         self.server.watchdog.watch(guard)
         self.wfile = _Discard(self.wfile, guard)  # type: ignore[assignment]
         self.rfile = io.BytesIO()  # nothing of a WebSocket's stream is ever read as HTTP (Werkzeug drains it)
@@ -139,6 +146,22 @@ class GuardedHandler(WSGIRequestHandler):
             guard.close()
             self.server.watchdog.forget(guard)
             peers.close_socket(peer)
+
+    def _refuse(self, code: int, reason: str, text: str) -> None:
+        """A short plain-text answer with the security headers every answer carries (``send_error`` would log each
+        one at ERROR and send none of them)."""
+        body = f"{text}\n".encode()
+        self.send_response_only(code, reason)
+        for name, value in SECURITY_HEADERS.items():
+            self.send_header(name, value)
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        try:
+            self.wfile.write(body)
+        except OSError:
+            pass
 
     def _flooded(self, guard: GuardedSocket) -> None:
         self.server.peers.ban(guard.peer)
@@ -162,28 +185,44 @@ class GuardedServer(ThreadedWSGIServer):
     ) -> None:
         self.limits, self.clock = limits, clock
         self.peers = Peers(limits, clock, trusted)
-        self.watchdog = Watchdog(limits, clock)
+        self.watchdog = Watchdog(limits, clock, first=self.peers.first)
+        self._tickets: dict[int, Ticket] = {}  # id(request socket) → its ticket at the door
+        self._tickets_lock = threading.Lock()
         super().__init__(*args, **kwargs)
 
     def verify_request(self, request: Any, client_address: Any) -> bool:
         peer = str(client_address[0]) if client_address else "?"
-        why = self.peers.admit(peer)
-        if why is not None:
-            log.info("%s: %s, connection refused", peer, why)
+        ticket = self.peers.admit(peer, request)
+        if isinstance(ticket, str):
+            if self.peers.first(peer, ticket):
+                log.info("%s: %s, connection refused", peer, ticket)
             return False
+        with self._tickets_lock:
+            self._tickets[id(request)] = ticket
         return True
+
+    def ticket_of(self, request: Any) -> Ticket | None:
+        """The door's ticket of a connection being served."""
+        with self._tickets_lock:
+            return self._tickets.get(id(request))
+
+    def _release(self, request: Any) -> None:
+        with self._tickets_lock:
+            ticket = self._tickets.pop(id(request), None)
+        if ticket is not None:
+            self.peers.release(ticket)
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self.peers.release(str(client_address[0]) if client_address else "?")
+            self._release(request)
 
     def process_request(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request(request, client_address)
         except RuntimeError:  # no thread could be started: the connection is not served
-            self.peers.release(str(client_address[0]) if client_address else "?")
+            self._release(request)
             self.shutdown_request(request)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from quatro_party.server.guard import GuardedSocket, Limits, Peers, Watchdog
+from quatro_party.server.guard import GuardedSocket, Limits, Peers, Ticket, Watchdog
 from quatro_party.server.testing import FakeClock
 
 
@@ -21,12 +21,14 @@ class Conn:
 
     ws: Any = None
 
+    greeted = True
+
     def __init__(self) -> None:
-        self.pings = 0
+        self.pings: list[bytes] = []
         self.closed: list[tuple[int, str]] = []
 
-    def ping(self) -> None:
-        self.pings += 1
+    def ping(self, payload: bytes = b"") -> None:
+        self.pings.append(payload)
 
     def close(self, code: int, reason: str) -> None:
         self.closed.append((code, reason))
@@ -106,7 +108,11 @@ def test_bytes_count_as_well_as_frames(pair):
     assert guard.flooded  # 5 KB at 1 KB/s with a 2 KB burst
 
 
-def test_pings_on_monotonic_time_and_a_silent_socket_is_dropped(pair, monkeypatch):
+def _pong(payload: bytes, mask: bytes = b"\x01\x02\x03\x04") -> bytes:
+    return bytes([0x8A, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def test_pings_on_monotonic_time_and_a_socket_that_echoes_none_is_dropped(pair, monkeypatch):
     import time
 
     server, client = pair
@@ -119,18 +125,66 @@ def test_pings_on_monotonic_time_and_a_silent_socket_is_dropped(pair, monkeypatc
     monkeypatch.setattr(time, "time", lambda: real() - 3600)  # the wall clock jumps: nothing reads it
     clock.advance(4.9)
     dog.check()
-    assert conn.pings == 0
+    assert conn.pings == []
     clock.advance(0.2)
     dog.check()
-    assert conn.pings == 1  # quiet for an interval: pinged
-    client.sendall(b"\x8a\x80\0\0\0\0")  # its pong
+    assert len(conn.pings) == 1 and len(conn.pings[0]) == 8  # pinged, with a payload of its own
+    client.sendall(_pong(conn.pings[0]))  # its echo: it read everything sent before
     assert guard.recv(4096)
     clock.advance(9.0)
     dog.check()
-    assert conn.pings == 2 and not _gone(client)  # it answered: still here
+    assert len(conn.pings) == 2 and not _gone(client)  # it answered: still here
     clock.advance(1.1)
     dog.check()
-    assert _gone(client)  # 10 s since anything came: dropped
+    assert _gone(client)  # the second ping has been waiting 5 s, the first echo is 10 s old: dropped
+
+
+def test_a_socket_that_talks_and_pongs_but_reads_nothing_is_dropped(pair):
+    server, client = pair
+    clock = FakeClock()
+    limits = Limits(ping_interval=5.0, silent_after=10.0)
+    guard, conn = _guard(server, clock, limits, [])
+    dog = Watchdog(limits, clock)
+    dog.watch(guard)
+    for _ in range(9):
+        clock.advance(1.1)
+        # Pongs of its own (unsolicited, or a guessed payload) and messages: none is the echo of our pings.
+        client.sendall(_pong(b"") + _pong(b"\0" * 8) + _frame(b"{}"))
+        guard.recv(4096)
+        dog.check()
+    assert conn.pings and not guard.closed and not _gone(client)  # 9.9 s: pinged, not yet dropped
+    clock.advance(1.0)
+    dog.check()
+    assert _gone(client)  # 10.9 s without an echo, however much it talked
+
+
+def test_a_pong_split_across_reads_is_still_its_echo(pair):
+    server, client = pair
+    clock = FakeClock()
+    guard, conn = _guard(server, clock, Limits(ping_interval=5.0, silent_after=10.0), [])
+    payload = guard.ping_payload(clock())
+    clock.advance(3.0)
+    data = _frame(b"{}") + _pong(payload)
+    for i in range(len(data)):
+        client.sendall(data[i : i + 1])
+        guard.recv(1)
+    assert guard.read_at == 1000.0  # the ping's send time: everything before it was read
+
+
+def test_a_websocket_that_never_says_hello_is_dropped(pair):
+    server, client = pair
+    clock = FakeClock()
+    limits = Limits(ping_interval=5.0, silent_after=10.0, greet_within=3.0)
+    guard, conn = _guard(server, clock, limits, [])
+    conn.greeted = False
+    dog = Watchdog(limits, clock)
+    dog.watch(guard)
+    clock.advance(2.9)
+    dog.check()
+    assert not _gone(client)
+    clock.advance(0.2)
+    dog.check()
+    assert _gone(client)
 
 
 def test_a_send_stuck_for_the_silence_limit_drops_the_socket_even_if_it_talks(pair):
@@ -173,16 +227,18 @@ def test_request_headers_have_a_deadline(pair):
 def test_peers_are_capped_and_a_flooder_banned_but_not_the_host_machine():
     clock = FakeClock()
     peers = Peers(Limits(connections_per_peer=2, sockets_per_peer=1, ban=10.0, connections=100), clock)
-    assert peers.admit("10.0.0.5") is None and peers.admit("10.0.0.5") is None
-    assert peers.admit("10.0.0.5") is not None
-    peers.release("10.0.0.5")
-    assert peers.admit("10.0.0.5") is None
+    first, second = peers.admit("10.0.0.5"), peers.admit("10.0.0.5")
+    assert isinstance(first, Ticket) and isinstance(second, Ticket)
+    assert peers.admit("10.0.0.5") == "too many connections from this address"
+    peers.release(first)
+    assert isinstance(peers.admit("10.0.0.5"), Ticket)
     assert peers.open_socket("10.0.0.5") and not peers.open_socket("10.0.0.5")
-    assert all(peers.admit("127.0.0.1") is None for _ in range(10)) and peers.open_socket("127.0.0.1")
+    assert all(isinstance(peers.admit("127.0.0.1"), Ticket) for _ in range(200)) and peers.open_socket("127.0.0.1")
+    assert peers.total == 2  # the host machine's own are not counted
     peers.ban("10.0.0.6")
     assert peers.admit("10.0.0.6") == "banned for flooding"
     clock.advance(10.1)
-    assert peers.admit("10.0.0.6") is None
+    assert isinstance(peers.admit("10.0.0.6"), Ticket)
 
 
 def test_the_sockets_of_one_address_share_its_budget():
@@ -202,3 +258,45 @@ def test_the_sockets_of_one_address_share_its_budget():
         for a, b in pairs:
             a.close()
             b.close()
+
+
+def _as(ticket: Ticket | str, greeted: bool = False, seat: int | None = None) -> Ticket:
+    """Give an admitted ticket a WebSocket whose Connection greeted (or not) and holds ``seat``."""
+    from types import SimpleNamespace
+
+    assert isinstance(ticket, Ticket), ticket
+    conn = SimpleNamespace(greeted=greeted or seat is not None, seat=seat, is_host=False)
+    ticket.guard = SimpleNamespace(conn=conn, shut=False)  # type: ignore[assignment]
+    ticket.guard.shutdown_quietly = lambda: setattr(ticket.guard, "shut", True)  # type: ignore[union-attr]
+    return ticket
+
+
+def test_a_full_door_pushes_out_the_connection_that_proved_least_never_a_seated_one():
+    clock = FakeClock()
+    peers = Peers(Limits(connections=6, connections_per_peer=10, pending_grace=2.0), clock)
+    seated = [_as(peers.admit("10.0.0.1"), seat=0), _as(peers.admit("10.0.0.2"), seat=1)]
+    visitor = _as(peers.admit("10.0.0.3"), greeted=True)
+    crowd = [_as(peers.admit("10.0.0.9"), greeted=True) for _ in range(2)] + [_as(peers.admit("10.0.0.9"))]
+    assert peers.total == 6
+    clock.advance(2.1)
+    first = _as(peers.admit("10.0.0.4"), greeted=True)  # the socket that never said hello makes room first
+    assert crowd[2].evicted and crowd[2].guard.shut and not any(t.evicted for t in crowd[:2]) and peers.total == 6
+    _as(peers.admit("10.0.0.5"), greeted=True)  # then a visitor of the address holding the most: the crowd's
+    pushed = [t for t in crowd[:2] if t.evicted]
+    assert len(pushed) == 1 and not visitor.evicted and not first.evicted
+    peers.release(pushed[0])  # its handler ends later: not counted twice
+    assert peers.total == 6
+    assert isinstance(peers.admit("127.0.0.1"), Ticket) and peers.total == 6  # the host machine: always in
+    assert not any(t.evicted for t in seated)
+
+
+def test_a_full_door_refuses_when_all_are_seated_or_just_arrived():
+    clock = FakeClock()
+    peers = Peers(Limits(connections=2, pending_grace=2.0), clock)
+    _as(peers.admit("10.0.0.1"), seat=0)
+    newest = _as(peers.admit("10.0.0.2"))
+    clock.advance(1.0)
+    assert peers.admit("10.0.0.3") == "too many connections"  # a seat, and a socket in its first seconds
+    clock.advance(1.1)
+    assert isinstance(peers.admit("10.0.0.3"), Ticket) and newest.evicted
+    assert peers.first("10.0.0.3", "429") and not peers.first("10.0.0.3", "429")  # logged once per address
