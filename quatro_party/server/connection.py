@@ -1,7 +1,7 @@
 """One WebSocket client (a phone or a big screen) as the table sees it.
 
-Every socket has an outgoing queue and its own writer thread, and one lock that
-orders everything written to it (measured: concurrent ``ws.send`` corrupts
+Every socket has an outgoing queue and its own writer thread (started the first time it
+is needed), and one lock that orders everything written to it (measured: concurrent ``ws.send`` corrupts
 frames; a stuck phone must not stall the whole table).
 
 Fast path: when nothing is queued for the socket and the kernel can take the whole
@@ -82,11 +82,11 @@ class Connection:
         self._out: queue.Queue[Any] = queue.Queue(outgoing_limit)
         self._lock = threading.Lock()  # orders every write to this socket
         self._pending = 0  # items queued for the writer and not yet sent (under _lock)
+        # Started with the first frame the fast path cannot send (most sockets never need it: a thousand idle
+        # guests would otherwise hold a thousand idle threads).
         self._writer: threading.Thread | None = None
         if ws is not None:
             self._tune_socket()
-            self._writer = threading.Thread(target=self._write_loop, name=f"ws-writer-{self.id}", daemon=True)
-            self._writer.start()
 
     def __repr__(self) -> str:
         return f"<{self.kind} #{self.id} {self.peer} seat={self.seat}>"
@@ -162,13 +162,16 @@ class Connection:
         try:
             self._out.put_nowait((_RAW, item) if raw else item)
             self._pending += 1
+            if self._writer is None and self.ws is not None:
+                self._writer = threading.Thread(target=self._write_loop, name=f"ws-writer-{self.id}", daemon=True)
+                self._writer.start()
         except queue.Full:
             log.warning("%r: outgoing queue full, dropping the connection", self)
             self._force_close()
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         """Close after the frames already queued have gone (from the writer thread)."""
-        if self._writer is None:
+        if self.ws is None:
             self.open = False
             return
         with self._lock:
@@ -178,8 +181,13 @@ class Connection:
         """End of the socket's handler: let the writer send what is queued, close, and stop.
 
         flask-sock closes the socket itself after the handler returns; waiting for our writer
-        first keeps that close from racing one of our sends on the same socket.
+        first keeps that close from racing one of our sends on the same socket. A socket whose
+        writer never started has nothing queued: it only stops sending (no thread is started to close).
         """
+        with self._lock:
+            if self._writer is None:
+                self.open = False
+                return
         self.close()
         if self._writer is not None and self._writer is not threading.current_thread():
             self._writer.join(timeout)

@@ -18,10 +18,12 @@ Everything here sits under simple-websocket and Werkzeug, on the raw TCP socket:
 * :class:`Peers` is the door: it counts connections and WebSockets per guest address, bans a flooder's address
   for a while, and keeps room. The host machine itself (loopback) is never counted nor refused: whoever runs
   code there owns the host anyway, and its big screen must always get in. When the guests' connections reach
-  :attr:`Limits.connections`, a newcomer takes the place of one that proved least: first a connection that has
-  not said hello (not the newest, :attr:`Limits.pending_grace`), then a visitor or spectator, of the address
-  holding the most connections, oldest first. A seated phone (or a screen with the host's rights) is never
-  pushed out, and a seated phone coming back is a newcomer like any other: it always gets in.
+  :attr:`Limits.connections`, a newcomer takes the place of one that proved least, of an address holding at
+  least two connections more than the newcomer's: first a connection that has not said hello (not the newest,
+  :attr:`Limits.pending_grace`), then a visitor or spectator, of the address holding the most, oldest first.
+  A seated phone (or a screen with the host's rights) is never pushed out; a seated phone coming back is a
+  newcomer like any other, from an address holding little: it gets in. A flooder's own reconnections find
+  nobody to push out (its addresses are the busiest) and are refused at ``accept``, which costs no thread.
 """
 
 from __future__ import annotations
@@ -410,7 +412,7 @@ class Peers:
             if self.connections.get(peer, 0) >= self.limits.connections_per_peer:
                 return "too many connections from this address"
             if self.total >= self.limits.connections:
-                pushed = self._least(now)
+                pushed = self._least(now, self.connections.get(peer, 0))
                 if pushed is None:
                     return "too many connections"
                 self._uncount(pushed)
@@ -425,16 +427,21 @@ class Peers:
             pushed.close()
         return ticket
 
-    def _least(self, now: float) -> Ticket | None:
-        """The connection that makes room (under the lock): one that has not said hello (past its grace), else a
-        visitor or spectator; of the address holding the most; the oldest. ``None`` when all are seated."""
+    def _least(self, now: float, load: int) -> Ticket | None:
+        """The connection that makes room for a newcomer whose address holds ``load`` connections (under the lock):
+        one of an address holding at least two more (room moves from the busiest guests to the others, never back
+        and forth between a flooder's own addresses); one that has not said hello (past its grace) first, else a
+        visitor or spectator; of the address holding the most; the oldest. ``None``: nobody to push out."""
         best: Ticket | None = None
         best_key: tuple[int, int, float] | None = None
         for t in self._tickets:
+            held = self.connections.get(t.peer, 0)
+            if held < load + 2:
+                continue
             standing = t.standing()
             if standing == SEATED or (standing == PENDING and now - t.since < self.limits.pending_grace):
                 continue
-            rank = (standing, -self.connections.get(t.peer, 0), t.since)
+            rank = (standing, -held, t.since)
             if best_key is None or rank < best_key:
                 best, best_key = t, rank
         return best

@@ -290,13 +290,14 @@ def test_a_full_door_pushes_out_the_connection_that_proved_least_never_a_seated_
     assert not any(t.evicted for t in seated)
 
 
-def test_a_full_door_refuses_when_all_are_seated_or_just_arrived():
+def test_a_full_door_refuses_when_all_are_seated_or_just_arrived_or_the_newcomer_is_as_busy():
     clock = FakeClock()
-    peers = Peers(Limits(connections=2, pending_grace=2.0), clock)
+    peers = Peers(Limits(connections=3, pending_grace=2.0), clock)
     _as(peers.admit("10.0.0.1"), seat=0)
-    newest = _as(peers.admit("10.0.0.2"))
+    newest = [_as(peers.admit("10.0.0.2")) for _ in range(2)]
     clock.advance(1.0)
-    assert peers.admit("10.0.0.3") == "too many connections"  # a seat, and a socket in its first seconds
+    assert peers.admit("10.0.0.3") == "too many connections"  # a seat, and two sockets in their first seconds
     clock.advance(1.1)
-    assert isinstance(peers.admit("10.0.0.3"), Ticket) and newest.evicted
+    assert peers.admit("10.0.0.2") == "too many connections"  # its own address: nobody busier to push out
+    assert isinstance(peers.admit("10.0.0.3"), Ticket) and sum(t.evicted for t in newest) == 1
     assert peers.first("10.0.0.3", "429") and not peers.first("10.0.0.3", "429")  # logged once per address

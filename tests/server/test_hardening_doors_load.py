@@ -1,0 +1,35 @@
+"""A guest with many addresses cannot lock the room out, and a socket that stops reading does not stay.
+
+Real sockets from 90 loopback addresses against the real launcher in a child process, through ``bench/flood.py
+doors`` (the benchmark prints the figures beside those of a quiet table; this test checks what must hold): with
+1,022 idle sockets held (none says hello; each sends a pong of its own every 4 s and comes again when closed), a
+new phone joins a seat, the big screen connects from the host machine and gets its state, and a seated phone
+that dropped gets its seat back, each in under a second; the host closes the sockets that never said hello; then
+20 sockets that say hello, never read and keep sending pongs of their own are all closed within 30 s.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("bench_flood", ROOT / "bench" / "flood.py")
+assert _spec is not None and _spec.loader is not None
+flood = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(flood)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+def test_1022_idle_sockets_from_90_addresses_lock_nobody_out_and_deaf_sockets_go():
+    r = flood.run_doors(1022, 90, 20)
+    print(json.dumps(r))
+    assert r["open_then"] >= 1000, r["open_then"]  # the door was full when the honest ones came
+    assert max(r["held"].values()) < 1.0, r["held"]  # a new phone, the big screen, its page, a seated phone back
+    assert r["attack"]["closed_by_host"] >= 1000  # every idle socket was closed at least once (no hello)
+    assert r["honest_dropped"] == 0
+    assert all(x is not None and x <= 30.0 for x in r["deaf"]), r["deaf"]
