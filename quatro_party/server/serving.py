@@ -23,6 +23,7 @@ Werkzeug's dev server has no header timeout, no connection cap and no idea of a 
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import logging
 import socket
@@ -226,6 +227,39 @@ class GuardedServer(ThreadedWSGIServer):
             self.shutdown_request(request)
 
 
+#: Descriptors kept for the host's own files, its big screen and its pages beyond the guests' connections.
+DESCRIPTORS_KEPT = 128
+
+
+def descriptor_room(wanted: int = 8192) -> int | None:
+    """How many files and sockets this process may hold open, its soft limit raised towards ``wanted`` first (a
+    stock Linux desktop starts at 1024: the guests' connections alone would take them all, and an ``accept`` that
+    fails leaves even the host machine's own big screen outside). ``None`` where the system has no such limit to
+    read (Windows)."""
+    try:
+        import resource  # POSIX only
+    except ImportError:
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return None
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):  # macOS refuses above its own ceiling: keep what we have
+            pass
+    return soft
+
+
+def fitted_to_descriptors(limits: Limits, room: int | None) -> Limits:
+    """``limits`` with no more guests' connections than the descriptors leave (:data:`DESCRIPTORS_KEPT` kept)."""
+    if room is None or limits.connections <= room - DESCRIPTORS_KEPT:
+        return limits
+    return dataclasses.replace(limits, connections=max(16, room - DESCRIPTORS_KEPT))
+
+
 def listen(host: str, port: int) -> socket.socket:
     """A TCP socket bound to ``host``:``port`` and listening; raises ``OSError`` (``EADDRINUSE``: the port is taken).
 
@@ -261,7 +295,10 @@ class ServerThread:
         interval = app.config.setdefault("QUATRO_PING_INTERVAL", options.get("ping_interval"))
         options["ping_interval"] = None
         table_config = app.config.get("QUATRO", {})  # the table's own message limit, to stay well above
-        self.limits = (limits or Limits()).fitted(interval, table_config.get("rate"), table_config.get("burst"))
+        self.limits = fitted_to_descriptors(
+            (limits or Limits()).fitted(interval, table_config.get("rate"), table_config.get("burst")),
+            descriptor_room(),
+        )
         if sock is None:
             sock = listen(host, port)
         with sock:

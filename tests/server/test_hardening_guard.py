@@ -301,3 +301,13 @@ def test_a_full_door_refuses_when_all_are_seated_or_just_arrived_or_the_newcomer
     assert peers.admit("10.0.0.2") == "too many connections"  # its own address: nobody busier to push out
     assert isinstance(peers.admit("10.0.0.3"), Ticket) and sum(t.evicted for t in newest) == 1
     assert peers.first("10.0.0.3", "429") and not peers.first("10.0.0.3", "429")  # logged once per address
+
+
+def test_the_door_fits_the_descriptors_the_system_gives():
+    from quatro_party.server.serving import DESCRIPTORS_KEPT, descriptor_room, fitted_to_descriptors
+
+    assert fitted_to_descriptors(Limits(connections=1024), 1024).connections == 1024 - DESCRIPTORS_KEPT
+    assert fitted_to_descriptors(Limits(connections=1024), 20000).connections == 1024
+    assert fitted_to_descriptors(Limits(connections=1024), None).connections == 1024  # Windows: nothing to read
+    room = descriptor_room()
+    assert room is None or room >= 1024  # raised towards 8192 where the hard limit allows
