@@ -131,8 +131,9 @@ function render(phaseChanged = false) {
   renderAttract(phaseChanged);
   renderPaused({ resume: () => send({ type: 'resume' }), howTo: hasAttract() ? replayAttract : null, rulesHref });
   panel.render();
-  // A panel or the pause covers the table: what lies under it cannot be reached (modal), nor read by a screen reader.
-  const modal = panel.isOpen() || !!view.paused;
+  // The pause covers the table: what lies under it cannot be reached (modal), nor read by a screen reader. The host's
+  // panel is a drawer beside the table: the table stays in view and within reach.
+  const modal = !!view.paused;
   if ($('#stage').inert !== modal) $('#stage').inert = modal;
   tick();
 }

@@ -127,7 +127,7 @@ export default {
   seat_freed: 'Ta place a été libérée : reprends une place.',
   kicked: 'L’hôte a donné ta place. Tu peux regarder, ou prendre une place libre.',
   replaced_by_bot: 'L’hôte a confié ta place à un robot : il joue ta main. Tu peux regarder, ou prendre une place libre.',
-  table_locked: 'L’hôte a fermé la table : personne ne peut la rejoindre pour l’instant.',
+  table_locked: 'L’hôte a verrouillé la table : personne ne peut la rejoindre pour l’instant.',
   watch: 'Regarder',
   take_offered: 'Une place est libre : prends-la et joue cette main.',
   watch_wait_seat: 'Quand une place se libère (celle d’un robot, entre deux manches), tu peux la prendre ici.',

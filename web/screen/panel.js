@@ -1,7 +1,11 @@
-// The host's panel on the TV (host screen only): during a game, pause/resume, end the game, a human seat given
-// to a bot or taken away, the table locked, the VIP remote; between games, the settings of the next game (points
-// to win, relaxed timers, language, seat count, bot level per seat). Every picker shows the current choice.
-// Controls appear as the server offers them (the view's `paused`, `house_rules`, the table's `locked`).
+// The host's panel on the TV (host screen only): a drawer on the right, beside the table, which makes room for it
+// (the table, the centre and the channels stay in view while the host clicks). During a game: pause/resume in one
+// click at its top, end the game, a human seat given to a bot or taken away (whole names, with their number), the
+// table locked, the VIP remote; between games, the settings of the next game (points to win, relaxed timers,
+// language, seat count, bot level per seat). Every picker shows the current choice. Controls appear as the server
+// offers them (the view's `paused`, `house_rules`, the table's `locked`). "Pause while this panel is open" is the
+// house's own preference, kept on this screen: it sends the same `pause` (and, on closing, `resume`) as the
+// buttons; whether the table may pause is the server's call.
 import { TEAM_SHAPES } from '../common/teams.js';
 import { language, setLanguage } from '../common/i18n.js';
 import { $, el, button, patch } from './dom.js';
@@ -13,6 +17,33 @@ let send = () => {};
 let open = false;
 let confirming = null; // {text, yes, msg}
 let vipUrl = null;
+let pausedByPanel = false; // this panel paused the game when it opened (the house setting): it resumes on closing
+const PAUSE_KEY = 'quatro.screen.panelPause';
+const pauseWithPanel = () => localStorage.getItem(PAUSE_KEY) === '1';
+
+// The drawer's own words (the table's shared words are in strings.js).
+const WORDS = {
+  en: {
+    pause_open: 'Pause while this panel is open',
+    pause_open_help: 'Opening it pauses the game, closing it resumes.',
+    to_bot: '🤖 To a bot', kick: '✕ Remove…',
+    to_bot_of: ({ name }) => `Give ${name}’s seat to a bot`,
+    kick_of: ({ name }) => `Take ${name}’s seat away`,
+    vip_done: 'Done',
+  },
+  fr: {
+    pause_open: 'Pause tant que ce panneau est ouvert',
+    pause_open_help: 'L’ouvrir met la partie en pause, le fermer la reprend.',
+    to_bot: '🤖 À un robot', kick: '✕ Retirer…',
+    to_bot_of: ({ name }) => `Confier la place de ${name} à un robot`,
+    kick_of: ({ name }) => `Retirer sa place à ${name}`,
+    vip_done: 'Fermer le QR',
+  },
+};
+const w = (key, vars = {}) => {
+  const v = (WORDS[language()] || WORDS.en)[key];
+  return typeof v === 'function' ? v(vars) : v;
+};
 const WINNING_SCORES = [3, 4, 5, 6, 7, 8, 9, 10];
 const TIMER_FACTORS = [1, 1.5, 2];
 const RULE_SCORE = 5; // only to label the rules' own choice: the view's house_rules says what is in force
@@ -27,12 +58,31 @@ export function setVipLink(url) {
 }
 
 export function toggle(on = !open) {
+  const was = open;
   open = on && isHost();
   confirming = null;
+  // At once, before the table is drawn again: the table lays itself out in the room the drawer leaves.
+  document.body.classList.toggle('panel-open', open);
+  if (open && !was) pauseForPanel();
+  if (!open && was) resumeAfterPanel();
   render();
 }
 
 const inGame = () => ['sign', 'play', 'pause'].includes(store.view.phase);
+const canPause = () => store.view && 'paused' in store.view && inGame() && !store.view.paused;
+
+function pauseForPanel() {
+  if (pauseWithPanel() && canPause()) {
+    pausedByPanel = true;
+    send({ type: 'pause' });
+  }
+}
+
+function resumeAfterPanel() {
+  const p = store.view && store.view.paused;
+  if (pausedByPanel && p && p.by === 'host') send({ type: 'resume' });
+  pausedByPanel = false;
+}
 const houseRules = () => store.view.house_rules || store.table.house_rules || null;
 
 function segmented(label, cls, options, current, onPick) {
@@ -72,6 +122,32 @@ function tableRow() {
   return row;
 }
 
+function pauseSetting() {
+  const row = el('label', 'panel-check pause-with-panel');
+  const box = el('input');
+  box.type = 'checkbox';
+  box.checked = pauseWithPanel();
+  box.addEventListener('change', () => {
+    localStorage.setItem(PAUSE_KEY, box.checked ? '1' : '0');
+    if (box.checked) pauseForPanel();
+    render();
+  });
+  const words = el('span', 'panel-check-words');
+  words.append(el('span', 'panel-check-title', w('pause_open')), el('span', 'panel-help', w('pause_open_help')));
+  row.append(box, words);
+  return row;
+}
+
+function pauseRow() {
+  const view = store.view;
+  const row = el('div', 'panel-buttons panel-pause');
+  if (!('paused' in view)) return row;
+  row.append(view.paused
+    ? button(t('resume'), () => send({ type: 'resume' }), 'primary resume')
+    : button(t('pause'), () => send({ type: 'pause' }), 'primary pause-game'));
+  return row;
+}
+
 function vipBlock() {
   const box = el('div', 'panel-vip');
   if (!('locked' in store.table)) return box; // a server without the remote
@@ -82,91 +158,89 @@ function vipBlock() {
   if (vipUrl) {
     const qr = el('div', 'vip-qr');
     qr.innerHTML = qrSvg(vipUrl); // our own SVG, drawn from the server's link
-    box.append(qr, el('p', 'panel-help', t('vip_help')));
+    const side = el('div', 'vip-side');
+    side.append(el('p', 'panel-help', t('vip_help')), button(w('vip_done'), () => { vipUrl = null; render(); }, 'vip-done'));
+    const shown = el('div', 'vip-shown');
+    shown.append(qr, side);
+    box.append(shown);
   }
   return box;
 }
 
 function gameBody(body) {
   const view = store.view;
-  const cols = el('div', 'panel-cols game');
-  const left = el('div', 'panel-col');
-  const row = el('div', 'panel-buttons');
   if ('paused' in view) {
-    row.append(view.paused
-      ? button(t('resume'), () => send({ type: 'resume' }), 'primary resume')
-      : button(t('pause'), () => send({ type: 'pause' }), 'pause-game'));
+    const row = el('div', 'panel-buttons');
     row.append(button(t('end_game'), () => {
       confirming = { text: t('end_game_confirm'), yes: t('end_game_yes'), msg: { type: 'end_game' } };
       render();
     }, 'end-game'));
+    body.append(row);
   }
-  left.append(row);
   if ('locked' in store.table) {
-    left.append(el('h3', 'panel-sub', t('seats_now')));
+    body.append(el('h3', 'panel-sub', t('seats_now')));
     const list = el('div', 'panel-seats');
     for (const s of view.seats) {
       if (s.kind !== 'human') continue;
       const line = el('div', `panel-seat team-${s.team}`);
       line.dataset.seat = String(s.seat);
+      // The whole name, with the number that tells two look-alikes apart ("Alex 2"): it wraps, it is never cut.
       line.append(el('span', 'shape', TEAM_SHAPES[s.team]), el('span', 'pname', s.name));
-      line.append(button(t('to_bot'), () => send({ type: 'replace_with_bot', seat: s.seat }), 'to-bot'));
-      line.append(button(t('kick'), () => {
+      const toBot = button(w('to_bot'), () => send({ type: 'replace_with_bot', seat: s.seat }), 'to-bot');
+      toBot.title = w('to_bot_of', { name: s.name });
+      toBot.setAttribute('aria-label', toBot.title);
+      const kick = button(w('kick'), () => {
         confirming = { text: t('kick_confirm', { name: s.name }), yes: t('kick_yes'), msg: { type: 'kick', seat: s.seat } };
         render();
-      }, 'kick'));
+      }, 'kick');
+      kick.title = w('kick_of', { name: s.name });
+      kick.setAttribute('aria-label', kick.title);
+      line.append(toBot, kick);
       list.append(line);
     }
-    left.append(list);
+    body.append(list);
   }
-  const right = el('div', 'panel-col');
-  right.append(tableRow(), vipBlock());
-  cols.append(left, right);
-  body.append(cols);
+  body.append(tableRow(), vipBlock(), pauseSetting());
 }
 
 function settingsBody(body) {
   const view = store.view;
   const h = houseRules();
-  const cols = el('div', 'panel-cols');
-  const left = el('div', 'panel-col');
   if (h) {
-    left.append(segmented(t('points_to_win'), 'win-score',
+    body.append(segmented(t('points_to_win'), 'win-score',
       WINNING_SCORES.map((n) => [n, n === RULE_SCORE ? t('rules_default', { n }) : String(n), `score-${n}`]),
       h.winning_score, (n) => send({ type: 'settings', winning_score: n })));
-    left.append(segmented(t('timers'), 'timer-factor',
+    body.append(segmented(t('timers'), 'timer-factor',
       TIMER_FACTORS.map((f) => [f, t(`timer_${f}`), `timer-${String(f).replace('.', '-')}`]),
       Number(h.timer_factor), (f) => send({ type: 'settings', timer_factor: f })));
   }
-  left.append(segmented(t('language'), 'language', [['en', 'English', 'lang-en'], ['fr', 'Français', 'lang-fr']],
+  const pair = el('div', 'panel-pair');
+  pair.append(segmented(t('language'), 'language', [['en', 'English', 'lang-en'], ['fr', 'Français', 'lang-fr']],
     (store.table.settings && store.table.settings.language) || language(),
     (l) => { send({ type: 'settings', language: l }); setLanguage(l); }));
-  left.append(segmented(t('seats_label'), 'seats', [4, 6, 8].map((n) => [n, String(n), `seats-${n}`]),
+  pair.append(segmented(t('seats_label'), 'seats', [4, 6, 8].map((n) => [n, String(n), `seats-${n}`]),
     view.seat_count, (n) => send({ type: 'set_seats', count: n })));
+  body.append(pair);
   const level = (store.table.settings && store.table.settings.bot_level) || 'normal';
-  left.append(segmented(t('bot_level'), 'levels', ['easy', 'normal', 'hard'].map((l) => [l, t(`level_${l}`), `level-${l}`]),
+  body.append(segmented(t('bot_level'), 'levels', ['easy', 'normal', 'hard'].map((l) => [l, t(`level_${l}`), `level-${l}`]),
     level, (l) => send({ type: 'settings', bot_level: l })));
-  cols.append(left);
-  const right = el('div', 'panel-col');
   const bots = store.table.bots || {};
   const botSeats = view.seats.filter((s) => s.kind === 'bot');
   if (botSeats.length) {
-    right.append(el('h3', 'panel-sub', t('bot_levels')));
+    body.append(el('h3', 'panel-sub', t('bot_levels')));
     for (const s of botSeats) {
       const current = bots[s.seat] || bots[String(s.seat)] || level;
       const row = segmented(`${TEAM_SHAPES[s.team]} ${s.name}`, `bot-seat team-${s.team}`,
         ['easy', 'normal', 'hard'].map((l) => [l, t(`level_${l}`), `seat-level-${l}`]), current,
         (l) => send({ type: 'add_bot', seat: s.seat, level: l }));
       row.dataset.seat = String(s.seat);
-      right.append(row);
+      body.append(row);
     }
   }
-  right.append(tableRow(), vipBlock());
+  body.append(tableRow(), vipBlock(), pauseSetting());
   if (view.phase === 'lobby' && 'practice' in view) {
-    right.append(button(t('practice'), () => { send({ type: 'start_practice' }); toggle(false); onClose(); }, 'start-practice'));
+    body.append(button(t('practice'), () => { send({ type: 'start_practice' }); toggle(false); onClose(); }, 'start-practice'));
   }
-  cols.append(right);
-  body.append(cols);
 }
 
 export function render() {
@@ -176,14 +250,20 @@ export function render() {
   menu.hidden = !host;
   if (host && menu.textContent !== t('host_menu')) menu.textContent = t('host_menu');
   menu.classList.toggle('on', open);
+  menu.setAttribute('aria-expanded', open ? 'true' : 'false');
   if (!host) open = false;
   box.hidden = !open;
-  document.body.classList.toggle('panel-open', open);
+  box.setAttribute('aria-modal', 'false'); // a drawer beside the table, not over it
+  if (document.body.classList.contains('panel-open') !== open) {
+    // The host rights went away with the drawer open: the table gets its room back on the next frame.
+    document.body.classList.toggle('panel-open', open);
+    requestAnimationFrame(() => onClose());
+  }
   if (!open) { box.__sig = ''; return; }
   const view = store.view;
   const sig = JSON.stringify([view.phase, view.paused, view.seats.map((s) => [s.kind, s.name, s.team]), store.table.bots,
     store.table.settings, store.table.locked, houseRules(), view.seat_count, vipUrl, confirming && confirming.text,
-    language()]);
+    language(), pauseWithPanel()]);
   patch(box, sig, () => {
     box.replaceChildren();
     const head = el('div', 'panel-head');
@@ -193,6 +273,8 @@ export function render() {
     if (confirming) body.append(confirmBox());
     else if (inGame()) gameBody(body);
     else settingsBody(body);
-    box.append(head, body);
+    box.append(head);
+    if (inGame() && !confirming) box.append(pauseRow()); // one click, always at the top of the drawer
+    box.append(body);
   });
 }
