@@ -311,3 +311,27 @@ def test_the_door_fits_the_descriptors_the_system_gives():
     assert fitted_to_descriptors(Limits(connections=1024), None).connections == 1024  # Windows: nothing to read
     room = descriptor_room()
     assert room is None or room >= 1024  # raised towards 8192 where the hard limit allows
+
+
+def test_the_watchdog_drops_a_few_sockets_a_look_never_a_thousand_at_once():
+    clock = FakeClock()
+    limits = Limits(greet_within=3.0, drops_per_second=8.0)
+    dog = Watchdog(limits, clock, period=0.25)  # 2 a look
+    pairs = [socket.socketpair() for _ in range(5)]
+    try:
+        guards = []
+        for a, _ in pairs:
+            guard, conn = _guard(a, clock, limits, [])
+            conn.greeted = False
+            dog.watch(guard)
+            guards.append(guard)
+        clock.advance(3.1)
+        gone = []
+        for _ in range(3):
+            dog.check()
+            gone.append(sum(_gone(b) for _, b in pairs))
+        assert gone == [2, 4, 5]
+    finally:
+        for a, b in pairs:
+            a.close()
+            b.close()
