@@ -24,6 +24,7 @@ from tests.packaging.wheelhouse import build_project, wheelhouse
 #: What a host must answer, whatever the install: the phone, the TV, the rules, a JS module, the QR code.
 PAGES = {"/": "text/html", "/screen": "text/html", "/rules": "text/html", "/common/socket.js": "javascript"}
 PAGES["/qr.png"] = "image/png"
+DATA_FILES = ("quatro_party/server/data/confusables.txt", "quatro_party/server/data/UNICODE-LICENSE.txt")
 WEB_FILES = sorted(str(p.relative_to(ROOT / "web")) for p in (ROOT / "web").rglob("*") if p.is_file())
 
 
@@ -42,6 +43,7 @@ def test_the_wheel_and_the_sdist_carry_every_page_inside_the_package(built, tmp_
         names = whl.namelist()
     assert sorted(n.removeprefix("quatro_party/web/") for n in names if n.startswith("quatro_party/web/")) == WEB_FILES
     assert not any(n.startswith(("web/", "share/")) or ".data/" in n for n in names)  # nothing beside the package
+    assert set(DATA_FILES) <= set(names)  # the names' look-alike table, read through importlib.resources
     metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
     with zipfile.ZipFile(wheel) as whl:
         text = whl.read(metadata).decode()
@@ -55,6 +57,7 @@ def test_the_wheel_and_the_sdist_carry_every_page_inside_the_package(built, tmp_
     _, again = build_project(unpacked, tmp_path / "again")
     with zipfile.ZipFile(again) as whl:
         assert sorted(n.removeprefix("quatro_party/web/") for n in whl.namelist() if "/web/" in n) == WEB_FILES
+        assert set(DATA_FILES) <= set(whl.namelist())
 
 
 def _installer_env(home: Path, **extra: str) -> dict[str, str]:
