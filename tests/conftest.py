@@ -34,22 +34,75 @@ poking ``table.game`` inside ``table.call``), ``close_all(code, reason)`` (a net
 ``live_server_factory`` — ``start(**config) -> LiveServer`` for tests that need
 several servers or want to build the config at run time; all are stopped after
 the test.
+
+Time limits: every wait of these clients (``expect``, ``wait_state``, ``act``…) has
+its limit multiplied by ``QUATRO_TEST_TIMEOUT_FACTOR`` (tests/timeouts.py), and so
+has pytest-timeout's limit on each test: one setting for a slow machine to raise.
+
+The suite runs in parallel (pytest-xdist, ``-n`` in pyproject.toml's addopts): every
+server listens on port 0, every state folder is a ``tmp_path``, and the browser
+tests come first in the run, so that the long ones start early and the short ones
+fill in at the end. ``-n 0`` runs it in one process.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from quatro_party.server.testing import TEST_HOST_SECRET, LiveServer, WsClient
 
+from .timeouts import FACTOR, limit
+
 __all__ = ["TEST_HOST_SECRET", "LiveServer", "WsClient"]
+
+BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "live_server(**config): configure the live_server fixture")
+
+
+def _weight(item: pytest.Item) -> int:
+    """0 for a browser test, 1 for one marked ``slow``, 2 for the rest: the order a parallel run starts them in."""
+    if BROWSER_TESTS in Path(str(item.fspath)).resolve().parents:
+        return 0
+    return 1 if item.get_closest_marker("slow") else 2
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The long tests first: the browser tests (seconds each), then those marked ``slow``, then the rest
+    (milliseconds), each group in the order it was collected. Started early, the long ones do not finish last on
+    one worker while the others idle. The order is the same in every worker, as pytest-xdist requires. And every
+    test's pytest-timeout limit is stretched by ``QUATRO_TEST_TIMEOUT_FACTOR``."""
+    items.sort(key=_weight)
+    if FACTOR != 1:
+        given = config.getoption("timeout", None)  # pytest-timeout's --timeout, else its ini value
+        default = float((config.getini("timeout") if given is None else given) or 0)
+        for item in items:
+            marker = item.get_closest_marker("timeout")
+            seconds = float(marker.args[0]) if marker and marker.args else default
+            if seconds:
+                item.add_marker(pytest.mark.timeout(limit(seconds)), append=False)
+
+
+class PatientWsClient(WsClient):
+    """A socket client whose every wait has its limit stretched by ``QUATRO_TEST_TIMEOUT_FACTOR``."""
+
+    def expect(self, pred: Callable[[dict[str, Any]], bool] | str, timeout: float | None = None) -> dict[str, Any]:
+        return super().expect(pred, limit(self.timeout if timeout is None else timeout))
+
+
+class PatientLiveServer(LiveServer):
+    """:class:`LiveServer` whose clients are :class:`PatientWsClient`."""
+
+    def client(self, path: str) -> WsClient:
+        c = PatientWsClient(self.ws_url(path))
+        self.clients.append(c)
+        return c
 
 
 @pytest.fixture
@@ -58,7 +111,7 @@ def live_server_factory() -> Iterator[Callable[..., LiveServer]]:
     started: list[LiveServer] = []
 
     def start(**config: Any) -> LiveServer:
-        server = LiveServer(**config)
+        server = PatientLiveServer(**config)
         started.append(server)
         return server
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pkgutil
 from pathlib import Path
 
+import pytest
 from mypy import api
 
 import quatro_party.engine
@@ -15,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 STRICT = {"quatro_party/engine": quatro_party.engine, "quatro_party/protocol": quatro_party.protocol}
 
 
+@pytest.mark.slow
 def test_mypy_finds_no_type_errors(monkeypatch):
     monkeypatch.chdir(ROOT)  # mypy reads [tool.mypy] (files, overrides) from the project's pyproject.toml
     out, err, status = api.run(["--no-error-summary", "--cache-dir", str(ROOT / ".mypy_cache")])
@@ -32,6 +34,7 @@ def test_the_strict_paths_are_the_packages_that_hold_the_engine_and_the_protocol
     assert not (ROOT / "quatro_party" / "protocol.py").exists()  # it would shadow the package
 
 
+@pytest.mark.slow
 def test_the_engine_and_the_protocol_pass_mypy_strict(monkeypatch):
     """The rules and the wire are the contract everything else is written from: no Any leaks in unchecked."""
     monkeypatch.chdir(ROOT)

@@ -4,6 +4,23 @@ A phone on the LAN opens a plain-http page on a non-secure origin; to see what i
 sees while staying on loopback, Chromium maps ``party.test`` to 127.0.0.1 and
 pages are opened as ``http://party.test:PORT/…`` (its traffic stays on loopback). Screenshots go
 to ``screenshots/`` at the project root (or ``$QUATRO_SCREENSHOTS``).
+
+Fixtures: ``chromium`` (one browser per test process, for the whole session: every test opens
+contexts of it, which cost milliseconds where a browser costs seconds), ``phone_context``,
+``tv_context``, ``phone_page`` (see each), ``screenshot_dir``. Under pytest-xdist each worker
+has its own Chromium; the tests share nothing else but the screenshots folder, where every
+picture has a name of its own.
+
+Speed, for tests that take many pictures or check many sizes (the layout sweeps):
+``pictures.Camera`` / ``pictures.camera_of(page, scale, mobile)`` take the same screenshots as
+Playwright's in a third of the time; ``phone_helpers.resize(page, w, h)`` waits for a resized
+page to lay itself out (no fixed pause); ``ScreenPage.at_rest(seconds)`` waits until what moves
+on the TV has stopped, at most that long; ``screen_checks.settle(page, w, h)`` does both for a
+resized TV. Wait on an event, not on time, wherever the page offers one.
+
+Time limits: Playwright's defaults here (``EXPECT_SECONDS`` for ``expect``, ``ACTION_SECONDS``
+for the rest), ``ScreenPage.wait``, and any limit written with ``tests.timeouts.limit`` /
+``limit_ms`` are multiplied by ``QUATRO_TEST_TIMEOUT_FACTOR`` (tests/timeouts.py).
 """
 
 from __future__ import annotations
@@ -16,12 +33,18 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from ..timeouts import limit, limit_ms
+
 if TYPE_CHECKING:
     from quatro_party.server import ServerThread
 
 CHROMIUM = os.environ.get("QUATRO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 SCREENSHOTS = Path(os.environ.get("QUATRO_SCREENSHOTS", Path(__file__).resolve().parents[2] / "screenshots"))
 PHONE_HOST = "party.test"
+#: Playwright's limits when a test gives none (× ``QUATRO_TEST_TIMEOUT_FACTOR``): an ``expect(…)`` assertion (its
+#: own default is 5 s, short for a page that reconnects on a busy machine), and every other wait or action.
+EXPECT_SECONDS = 10
+ACTION_SECONDS = 30
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -50,6 +73,9 @@ def chromium() -> Iterator[object]:
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium fonts-noto-color-emoji")
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=limit_ms(EXPECT_SECONDS))
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         # The host's Content-Security-Policy forbids eval, and Playwright's wait_for_function("…") evaluates its
@@ -59,7 +85,9 @@ def chromium() -> Iterator[object]:
 
         def new_context(**kwargs: object) -> object:
             kwargs.setdefault("bypass_csp", True)
-            return real_new_context(**kwargs)
+            context = real_new_context(**kwargs)
+            context.set_default_timeout(limit_ms(ACTION_SECONDS))
+            return context
 
         browser.new_context = new_context  # type: ignore[method-assign]
         yield browser
@@ -130,9 +158,11 @@ def listen_again(app: object, port: int) -> ServerThread:
 
     from quatro_party.server import ServerThread
 
-    for _ in range(50):
+    deadline = time.monotonic() + limit(5)
+    while True:
         try:
             return ServerThread(app, "127.0.0.1", port).start()  # type: ignore[arg-type]
         except OSError:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"could not listen on port {port} again") from None
             time.sleep(0.1)
-    raise AssertionError(f"could not listen on port {port} again")

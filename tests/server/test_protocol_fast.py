@@ -243,6 +243,7 @@ _types = st.sampled_from([*TYPES, ""])
 _keys = st.sampled_from([*FIELDS, "type", *BOT_LEVELS])
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(kind=st.one_of(_types, _values), fields=st.dictionaries(_keys, _values, max_size=5))
 def test_fuzzed_messages_get_the_reference_answer(kind, fields):

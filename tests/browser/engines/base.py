@@ -7,6 +7,8 @@ import time
 from abc import ABC, abstractmethod
 from typing import Any
 
+from ...timeouts import limit
+
 
 class Engine(ABC):
     """One phone page in one browser engine. Besides :meth:`js` and :meth:`wait`, each driver offers
@@ -22,8 +24,9 @@ class Engine(ABC):
         """The value of a JavaScript expression in the page (awaited if it is a promise), as JSON data."""
 
     def wait(self, expression: str, timeout: float = 10.0, what: str = "") -> Any:
-        """Poll a JavaScript expression until it is truthy; its value."""
-        end = time.monotonic() + timeout
+        """Poll a JavaScript expression until it is truthy, at most ``timeout`` seconds (×
+        ``QUATRO_TEST_TIMEOUT_FACTOR``); its value."""
+        end = time.monotonic() + limit(timeout)
         last = None
         while time.monotonic() < end:
             try:
