@@ -27,7 +27,9 @@ SEEN_EVERY_HINT = f"localStorage.setItem('quatro.coach.seen', {json.dumps(json.d
 
 def decode_qr(url: str) -> str:
     """Fetch a QR PNG and decode it with pyzbar: the URL a phone's camera would open."""
-    with urllib.request.urlopen(url, timeout=5) as resp:  # loopback only
+    from ..timeouts import limit
+
+    with urllib.request.urlopen(url, timeout=limit(5)) as resp:  # loopback only
         return decode_qr_png(resp.read(), url)
 
 
@@ -185,8 +187,11 @@ class StateGate:
         page.route_web_socket(path, handler)
 
     def wait_for_connections(self, page: Any, count: int, seconds: float = 6.0) -> None:
-        """Let the page run until it has opened ``count`` sockets (a dead one replaced), at most ``seconds``."""
-        for _ in range(int(seconds * 10)):
+        """Let the page run until it has opened ``count`` sockets (a dead one replaced), at most ``seconds``
+        (× ``QUATRO_TEST_TIMEOUT_FACTOR``)."""
+        from ..timeouts import limit
+
+        for _ in range(int(limit(seconds) * 10)):
             if self.connections >= count:
                 break
             page.wait_for_timeout(100)
@@ -253,9 +258,40 @@ def later_bytes() -> dict[str, int]:
     }
 
 
-def shot(page, screenshot_dir, state: str) -> None:
-    """A picture of the page once its short motions (card slides, fades) have settled."""
-    page.evaluate("""() => Promise.all(document.getAnimations()
-        .filter(a => { const d = a.effect && a.effect.getTiming().duration; const t = a.effect && a.effect.getTiming(); return typeof d === 'number' && d <= 600 && t.iterations !== Infinity; })
-        .map(a => a.finished.catch(() => null)))""")
-    page.screenshot(path=str(screenshot_dir / f"phone-{state}.png"))
+#: Resolves once the page has taken the viewport's new size and drawn two frames at it (its resize handlers ran).
+RESIZED = """async ([w, h, limitMs]) => {
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  const end = performance.now() + limitMs;
+  while (innerWidth !== w || innerHeight !== h) {
+    if (performance.now() > end) throw new Error(`the page is ${innerWidth}x${innerHeight}, not ${w}x${h}`);
+    await frame();
+  }
+  await frame();
+  await frame();
+}"""
+
+
+def resize(page: Any, width: int, height: int) -> None:
+    """Give the page a new viewport and wait until it has laid itself out at that size."""
+    from ..timeouts import limit_ms
+
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate(RESIZED, [width, height, limit_ms(10)])
+
+
+#: Resolves when the short motions now running (card slides, fades: at most 600 ms, not looping) have ended.
+SETTLED = """() => Promise.all(document.getAnimations()
+    .filter(a => { const t = a.effect && a.effect.getTiming(); return t && typeof t.duration === 'number'
+                   && t.duration <= 600 && t.iterations !== Infinity; })
+    .map(a => a.finished.catch(() => null)))"""
+
+
+def shot(page, screenshot_dir, state: str, camera: Any = None) -> None:
+    """A picture of the page once its short motions (card slides, fades) have settled: ``phone-<state>.png``.
+    ``camera``: a :class:`~tests.browser.pictures.Camera` of the page, for the sweeps that take many (faster)."""
+    page.evaluate(SETTLED)
+    path = screenshot_dir / f"phone-{state}.png"
+    if camera is None:
+        page.screenshot(path=str(path))
+    else:
+        camera.shoot(path)

@@ -14,6 +14,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from ..timeouts import limit_ms
 from .conftest import phone_url
 from .phone_helpers import SEEN_EVERY_HINT
 from .screen_helpers import ScreenPage
@@ -127,13 +128,13 @@ def settle(page: Any) -> None:
 def ready_pages(pages: list[PhonePage], sockets: list[Any], rnd: int = 1) -> None:
     """Everybody ready in the sign phase of round ``rnd``: the pages tap Ready, the sockets say it; the round opens."""
     for p in pages:
-        expect(p.page.locator("#screen-sign")).to_be_visible(timeout=15000)
+        expect(p.page.locator("#screen-sign")).to_be_visible(timeout=limit_ms(15))
         p.page.locator("#btn-ready").tap()
     for s in sockets:
         s.wait_state(lambda v: v["phase"] == "sign" and v["round"] == rnd, timeout=15)
         assert s.act("ready")["type"] in ("ok", "refused")
     for p in pages:
-        expect(p.page.locator("#screen-play")).to_be_visible(timeout=15000)
+        expect(p.page.locator("#screen-play")).to_be_visible(timeout=limit_ms(15))
 
 
 def start_on_tv(tv: ScreenPage, pages: list[PhonePage], sockets: list[Any]) -> None:
@@ -161,3 +162,14 @@ def decode_png(png: bytes) -> str:
 def engine_hand(server: Any, seat: int) -> list[str]:
     """The ranks of a seat's hand in the engine (on the table thread)."""
     return server.table.call(lambda: [c.rank for c in server.table.game.seats[seat].hand])
+
+
+def emitted(client: Any, seat: int, emoji: str, timeout: float = 15) -> None:
+    """Until ``client`` (a socket phone) sees ``seat`` flash ``emoji``."""
+    client.expect(
+        lambda m: (
+            m.get("type") == "state"
+            and any(e["type"] == "emitted" and e["seat"] == seat and e["emoji"] == emoji for e in m["events"])
+        ),
+        timeout=timeout,
+    )

@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from ..timeouts import limit_ms
 from .teach_helpers import static_server
 
 SIGNATURE = """() => {
@@ -133,7 +134,7 @@ def test_three_frames_in_each_language(chromium, site, screenshot_dir, lang, box
         assert compact == (box == "lobby")
         for name, scene, marker, wait in FRAMES:
             page.evaluate(f"window.attract.start('{scene}')")
-            page.wait_for_selector(f".attract {marker}", timeout=8000)
+            page.wait_for_selector(f".attract {marker}", timeout=limit_ms(8))
             page.wait_for_timeout(wait)
             suffix = "" if box == "table" else "-lobby"
             page.screenshot(path=str(screenshot_dir / f"attract-{name}-{lang}{suffix}.png"))
@@ -178,7 +179,7 @@ def test_the_loop_starts_again_after_the_last_scene(chromium, site):
     context, page, errors = open_loop(chromium, site, "speed=8&scene=outro")
     try:
         assert page.evaluate("window.attract.scene") == "outro"
-        page.wait_for_function("window.attract.scene === 'intro'", timeout=5000)
+        page.wait_for_function("window.attract.scene === 'intro'", timeout=limit_ms(5))
         assert page.locator(".att-caption").inner_text().startswith("Teams of two")
         assert errors == []
     finally:
@@ -234,7 +235,7 @@ def test_text_fits_at_the_full_table_width_too(chromium, site):
     for size, query in [((1920, 1080), "full=1"), ((1280, 720), "")]:
         context, page, errors = open_loop(chromium, site, f"lang=fr&scene=decoy&{query}", size=size)
         try:
-            page.wait_for_selector(".att-burst", timeout=8000)
+            page.wait_for_selector(".att-burst", timeout=limit_ms(8))
             assert page.evaluate(FITS) == [], size
         finally:
             context.close()

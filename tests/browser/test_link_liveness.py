@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from ..timeouts import limit, limit_ms
 from .conftest import phone_url
 from .phone_helpers import StateGate
 from .screen_helpers import TV
@@ -88,8 +89,8 @@ def test_r33_a_phone_replaces_a_socket_that_went_silent_and_shows_the_fresh_tabl
     expect(page.locator("#wait-body")).not_to_contain_text("Bob")  # stale, as it would be
 
     # No visibilitychange, no online event: the page finds out by itself (quiet → hello → no answer → new socket).
-    page.wait_for_function("() => window.__banner.includes('Connection lost — reconnecting…')", timeout=5000)
-    expect(page.locator("#wait-body")).to_contain_text("Bob", timeout=5000)
+    page.wait_for_function("() => window.__banner.includes('Connection lost — reconnecting…')", timeout=limit_ms(5))
+    expect(page.locator("#wait-body")).to_contain_text("Bob", timeout=limit_ms(5))
     expect(page.locator("#status")).to_be_hidden()
     expect(page.locator("#screen-wait")).to_be_visible()  # the same seat, resumed by the new socket's hello
     assert gate.connections == 2
@@ -147,8 +148,12 @@ def test_the_tv_replaces_a_socket_that_went_silent_and_keeps_its_host_controls(l
     gate.kill_current()
     ana = live_server.phone()
     ana.join(0, "Ana")
-    page.wait_for_function(f"() => window.__banner.slice({online}).some((b) => b !== null)", timeout=5000)  # offline
-    page.wait_for_function("document.querySelector('.seat[data-seat=\"0\"]').textContent.includes('Ana')", timeout=5000)
+    page.wait_for_function(
+        f"() => window.__banner.slice({online}).some((b) => b !== null)", timeout=limit_ms(5)
+    )  # offline
+    page.wait_for_function(
+        "document.querySelector('.seat[data-seat=\"0\"]').textContent.includes('Ana')", timeout=limit_ms(5)
+    )
     expect(page.locator("#offline")).to_be_hidden()
     assert gate.connections == 2
     assert page.evaluate("document.body.classList.contains('is-host')")
@@ -209,9 +214,9 @@ def test_r33_a_page_frozen_for_30_s_gets_its_seat_and_hand_back_within_2_s_of_th
     assert gate.connections == 1
     thawed = time.monotonic()
     cdp.send("Page.setWebLifecycleState", {"state": "active"})
-    expect(page.locator("#hand .card .rank")).to_have_text(["K", "K", "J", "J"], timeout=2000)
+    expect(page.locator("#hand .card .rank")).to_have_text(["K", "K", "J", "J"], timeout=limit_ms(2))
     back = time.monotonic() - thawed
-    assert back < 2.0, back
+    assert back < limit(2.0), back
     expect(page.locator("#screen-play")).to_be_visible()
     assert gate.connections == 2  # a new socket, at once
     view = latest_view(others[1])
@@ -252,7 +257,7 @@ def test_r33_back_from_the_background_a_zombie_socket_is_replaced_at_once_not_pr
     bob.join(1, "Bob")  # the table moved on while the phone was away
     page.wait_for_timeout(10_500)  # away for longer than the answer window
     page.evaluate(SET_VISIBILITY, "visible")
-    expect(page.locator("#wait-body")).to_contain_text("Bob", timeout=2000)  # fresh view, far inside 10 s
+    expect(page.locator("#wait-body")).to_contain_text("Bob", timeout=limit_ms(2))  # fresh view, far inside 10 s
     assert gate.connections == 2
     assert not probes(gate, 1), "the zombie was probed first"
     expect(page.locator("#screen-wait")).to_be_visible()  # the same seat

@@ -15,6 +15,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from ..timeouts import limit_ms
 from .conftest import phone_url
 from .phone_helpers import (
     StateGate,
@@ -114,7 +115,7 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     page.locator('#hand [data-slot="3"]').tap()
     page.locator('#centre [data-place="2"]').tap()
     expect(page.locator("#finger")).to_contain_text("Wait")
-    expect(page.locator("#hand-ring")).not_to_have_class(re.compile(r"\bon\b"), timeout=8000)
+    expect(page.locator("#hand-ring")).not_to_have_class(re.compile(r"\bon\b"), timeout=limit_ms(8))
 
     # Lose a race (R16): Bruno takes the ace at place 1 while this phone still shows it.
     gate.freeze()
@@ -314,7 +315,7 @@ def test_phone_six_seats_vote_contre_resume_reconnect(live_server, phone_context
     expect(page.locator("#status")).to_be_visible()
     expect(page.locator("#status")).to_have_text("Connection lost — reconnecting…")
     shot(page, screenshot_dir, "reconnecting")
-    expect(page.locator("#status")).to_be_hidden(timeout=8000)
+    expect(page.locator("#status")).to_be_hidden(timeout=limit_ms(8))
     expect(page.locator("#screen-reveal")).to_be_visible()
 
     # The host lets the seat move (a seat link): it opens on another device, which takes the seat over.
@@ -382,7 +383,7 @@ def test_r12_r32_random_sign_shown_to_its_team_then_a_void_round(live_server, ph
     shot(page, screenshot_dir, "random-sign")
 
     # Three minutes (× 0.05) with no call: the round is void, nobody scores (R32).
-    expect(page.locator("#screen-reveal")).to_be_visible(timeout=20_000)
+    expect(page.locator("#screen-reveal")).to_be_visible(timeout=limit_ms(20))
     expect(page.locator("#reveal-body")).to_contain_text("Time is up: nobody called. No point this round.")
     shot(page, screenshot_dir, "void")
     assert errors == []

@@ -24,7 +24,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .phone_helpers import everybody_ready, game_with_page, set_position, shot
+from ..timeouts import limit_ms
+from .phone_helpers import everybody_ready, game_with_page, resize, set_position, shot
+from .pictures import camera_of
 
 PORTRAIT = [(360, 640), (375, 667), (360, 740), (390, 844), (412, 915), (430, 932)]
 SIZES = [*PORTRAIT, (844, 390)]
@@ -146,10 +148,9 @@ def check(
     """Resize, settle, screenshot and measure; assert the acceptance's rules for this state and size. The sign
     phase and play must fit without scrolling (a first-timer never has to look for Ready or a call)."""
     width, height = size
-    page.set_viewport_size({"width": width, "height": height})
-    page.wait_for_timeout(120)
+    resize(page, width, height)
     page.evaluate("document.querySelector('#finger').hidden = true")
-    shot(page, screenshot_dir, f"layout-{state}{'-' + lang if lang else ''}-{width}x{height}")
+    shot(page, screenshot_dir, f"layout-{state}{'-' + lang if lang else ''}-{width}x{height}", camera_of(page, 2, True))
     play = state.startswith(("play", "vote"))
     r = page.evaluate(REPORT, play)
     where = f"{state}{' ' + lang if lang else ''} at {width}x{height}"
@@ -226,7 +227,7 @@ def test_layout_at_every_size_four_seats_sign_play_tray_vote_reveal_and_game_ove
     expect(page.locator("#vote-bar")).to_be_visible()
     in_both_languages(page, screenshot_dir, "vote-tray", names_at_least=6)
     page.set_viewport_size({"width": 390, "height": 844})
-    expect(page.locator("#channel-ring")).not_to_have_class(re.compile(r"\bon\b"), timeout=15_000)  # R21
+    expect(page.locator("#channel-ring")).not_to_have_class(re.compile(r"\bon\b"), timeout=limit_ms(15))  # R21
     page.locator("#btn-channel").tap()
     expect(page.locator("#tray")).to_be_hidden()
     expect(page.locator("#vote-bar")).to_be_visible()
@@ -265,7 +266,11 @@ def test_layout_at_every_size_six_and_eight_seats_names_readable_tray_open_and_c
     assert others[5].act("choose_emoji", emoji=others[5].state["view"]["signs"][0])["type"] == "ok"
     page.locator("#play-msg").evaluate("el => { el.textContent = ''; }")
     expect(page.locator('#strip [data-seat="5"] .chip-emoji')).not_to_be_empty()
-    page.wait_for_timeout(1600)  # the emission's burst is over (it may cover its neighbours while it lasts)
+    # the emission's burst is over (it may cover its neighbours while it lasts)
+    page.wait_for_function(
+        "document.querySelector('#strip .chip.burst .chip-emoji') !== null && "
+        "document.querySelector('#strip .chip.burst .chip-emoji').getAnimations().length === 0"
+    )
     for size in SIZES:
         check(page, screenshot_dir, f"play{seats}", size, names_at_least=6)
     page.set_viewport_size({"width": 390, "height": 844})
@@ -301,9 +306,8 @@ def test_the_sign_hint_covers_neither_title_countdown_grid_nor_buttons_at_any_si
         expect(page.locator('.coach[data-hint="sign"]')).to_be_visible()
         for lang in ("en", "fr"):
             for width, height in SIZES:
-                page.set_viewport_size({"width": width, "height": height})
-                page.wait_for_timeout(200)  # the bubble is placed again on resize
-                shot(page, screenshot_dir, f"layout-sign-hint-{lang}-{width}x{height}")
+                resize(page, width, height)  # the bubble is placed again on resize
+                shot(page, screenshot_dir, f"layout-sign-hint-{lang}-{width}x{height}", camera_of(page, 2, True))
                 assert page.evaluate(SIGN_HINT_COVERS) == [], f"the sign hint in {lang} at {width}x{height}"
             page.evaluate("document.getElementById('lang').click()")
             expect(page.locator("html")).to_have_attribute("lang", "fr" if lang == "en" else "en")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from ..timeouts import limit_ms
 from .conftest import phone_url
 from .phone_helpers import join_on_page, seat_phones, shot
 
@@ -32,7 +33,7 @@ def test_a_renamed_player_is_told_their_number_once(live_server, chromium, scree
         box = toast.bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, box  # the whole line on screen
         shot(page, screenshot_dir, f"renamed-{width}x{height}")
-        expect(toast).to_be_hidden(timeout=8000)
+        expect(toast).to_be_hidden(timeout=limit_ms(8))
         # Once: the resume after a reload is not a new rename.
         page.reload()
         expect(page.locator("#screen-wait")).to_be_visible()

@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 
 from quatro_party.engine.rules import Timing
 
+from ..timeouts import limit_ms
 from .phone_helpers import everybody_ready, game_with_page
 
 WEB = Path(__file__).resolve().parents[2] / "web"
@@ -122,11 +123,11 @@ def test_the_phone_clock_warns_at_the_same_share_of_the_round_as_the_tv(live_ser
     expect(clock).not_to_have_class(re.compile(r"\blate\b"))  # 18 s left of 18: not the warning yet
     page_warn = page.wait_for_function(
         """() => { const c = document.querySelector('#clock'); return c.classList.contains('late') && c.textContent; }""",
-        timeout=20_000,
+        timeout=limit_ms(20),
     ).json_value()
     tv_warn = tv.wait_for_function(
         """() => { const b = document.querySelector('#clock-box'); return b.classList.contains('amber') && document.querySelector('#clock').textContent; }""",
-        timeout=5_000,
+        timeout=limit_ms(5),
     ).json_value()
     share = 1 / 6  # the design's warning: the last sixth of the round (web/common/clock.js), on both pages
 

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from quatro_party.server import create_app
 from quatro_party.server.testing import TEST_HOST_SECRET
 
+from ..timeouts import limit_ms
 from .conftest import PHONE_HOST, listen_again, phone_url
 from .phone_helpers import join_on_page
 from .test_phone import ranks, shot
@@ -38,7 +39,7 @@ def test_phone_gets_its_seat_and_hand_back_after_the_host_restarts(
     thread = listen_again(app, port)
     try:
         # No tap, no reload: the page says hello again with the token it kept and is seated as before.
-        expect(page.locator("#status")).to_be_hidden(timeout=10_000)
+        expect(page.locator("#status")).to_be_hidden(timeout=limit_ms(10))
         expect(page.locator("#screen-play")).to_be_visible()
         expect(page.locator("#screen-join")).to_be_hidden()
         expect(ranks(page, "#hand")).to_have_text(hand)

@@ -22,11 +22,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from quatro_party.server.botstub import StubBot
+from quatro_party.server.testing import FakeClock
 
-from .screen_helpers import SIZES, ScreenPage, attract_check, self_check, story_check
+from .pictures import Camera
+from .screen_helpers import SIZES, ScreenPage, attract_check, self_check, settle, story_check
 
 PUBLIC = "party.test"
 # The longest names a party brings (20 characters, R3): one a hyphen splits so that the long word and the surname
@@ -43,7 +44,7 @@ class Screens:
 
     def __init__(self, chromium: Any, url: str, locale: str = "en-US") -> None:
         self.contexts = []
-        self.pages: list[tuple[ScreenPage, list[tuple[int, int, int]]]] = []
+        self.pages: list[tuple[ScreenPage, list[tuple[int, int, int]], Camera]] = []
         for dpr in (1, 2):
             sizes = [s for s in SIZES if s[2] == dpr]
             context = chromium.new_context(
@@ -52,44 +53,31 @@ class Screens:
             self.contexts.append(context)
             screen = ScreenPage(context, url)
             screen.wait("document.body.dataset.phase && document.body.dataset.phase !== 'loading'")
-            self.pages.append((screen, sizes))
+            self.pages.append((screen, sizes, Camera(screen.page, dpr)))
 
     def wait(self, js: str, timeout: float = 10.0) -> None:
-        for screen, _ in self.pages:
+        for screen, _, _ in self.pages:
             screen.wait(js, timeout)
 
     def check(self, phase: str, folder: Any) -> list[str]:
-        """Every size: resize, let the layout settle, self-check, screenshot."""
+        """Every size: resize, let the page come to rest, self-check, screenshot."""
         found = []
-        for screen, sizes in self.pages:
+        for screen, sizes, camera in self.pages:
             page = screen.page
             for w, h, dpr in sizes:
                 page.set_viewport_size({"width": w, "height": h})
-                page.wait_for_function(
-                    f"Math.abs(parseFloat(document.documentElement.style.getPropertyValue('--stage-scale')) - "
-                    f"Math.min({w} / 1920, {h} / 1080)) < 1e-6"
-                )
-                page.wait_for_timeout(450)  # a notice's entrance, a plate's move
-                page.wait_for_function("document.querySelector('#splash').hidden")
-                try:  # a resize settles within a frame or two (a real overflow stays, and the check says so)
-                    page.wait_for_function(
-                        "document.documentElement.scrollWidth <= innerWidth && "
-                        "document.documentElement.scrollHeight <= innerHeight",
-                        timeout=2000,
-                    )
-                except PlaywrightTimeout:
-                    pass
+                settle(page, w, h)
                 found += [f"{phase} {w}x{h}@{dpr}: {p}" for p in self_check(page)]
                 if phase.startswith("lobby"):
                     found += [f"{phase} {w}x{h}@{dpr}: {p}" for p in attract_check(page)]
                 if phase.startswith("story"):
                     found += [f"{phase} {w}x{h}@{dpr}: {p}" for p in story_check(page)]
-                page.screenshot(path=str(folder / f"layout-{phase}-{w}x{h}@{dpr}.png"))
+                camera.shoot(folder / f"layout-{phase}-{w}x{h}@{dpr}.png")
             found += [f"{phase}: page error {e}" for e in screen.errors]
         return found
 
     def click(self, selector: str) -> None:
-        for screen, _ in self.pages:
+        for screen, _, _ in self.pages:
             screen.page.click(selector)
 
     def close(self) -> None:
@@ -97,10 +85,11 @@ class Screens:
             c.close()
 
 
-@pytest.mark.timeout(480)  # ten phases at seven screens, each checked and photographed
-@pytest.mark.live_server(seats=8, public_host=PUBLIC, bot_factory=StubBot)
-def test_layout_fits_every_screen_in_every_phase(live_server, chromium, screenshot_dir):
-    """R1–R2, R11, R22, R26, R34: the self-check holds at each of the seven screens in each phase."""
+@pytest.mark.timeout(480)  # ten phases at eleven screens, each checked and photographed
+def test_layout_fits_every_screen_in_every_phase(live_server_factory, chromium, screenshot_dir):
+    """R1–R2, R11, R22, R26, R34: the self-check holds at each of the eleven screens in each phase."""
+    # The table's clock stands still (FakeClock): the sign phase and the pause last as long as the checks take.
+    live_server = live_server_factory(seats=8, public_host=PUBLIC, bot_factory=StubBot, clock=FakeClock())
     phones = {seat: live_server.phone() for seat in NAMES}
     for seat, p in phones.items():
         p.join(seat, NAMES[seat])
@@ -150,7 +139,7 @@ def test_layout_fits_every_screen_in_every_phase(live_server, chromium, screensh
         problems += screens.check("story", screenshot_dir)
 
         # Game over: Blue at 4, this round's right Quatro! ends the game (R34).
-        host.host("next_round")  # refused if the pause already ran out while the screens were photographed
+        assert_ok(host.host("next_round"))
         for p in phones.values():
             p.wait_state(lambda v: v["phase"] == "sign" and v["round"] == 2)
             p.act("ready")
@@ -182,7 +171,7 @@ def test_lobby_and_story_fit_every_screen_at_each_table_size(
     """R1–R2, R22, R26: the lobby's self-check and the attract loop's at 4 and 6 seats, a long name on a phone;
     then a right Quatro!, its reveal and the round's story at those sizes of table, in English and in French (its
     sentences are longer; at 8 seats in French, the English being the test above)."""
-    live_server = live_server_factory(seats=seats, public_host=PUBLIC, bot_factory=StubBot)
+    live_server = live_server_factory(seats=seats, public_host=PUBLIC, bot_factory=StubBot, clock=FakeClock())
     caller = live_server.phone()
     caller.join(0, NAMES[0])
     partner = live_server.phone()

@@ -1,0 +1,68 @@
+"""Screenshots for the layout sweeps, which take hundreds of them: the same pixels as Playwright's
+``page.screenshot()``, in less time.
+
+Playwright asks Chromium for its best PNG compression; Chromium's ``optimizeForSpeed`` encodes the same pixels
+with a faster zlib level (files about 1.5× larger). Measured on this project's 2-core machine, busy, median of 5
+(Playwright's screenshot → this one): 1366×768 680 → 360 ms, 3840×2160 4.6 → 1.7 s, 1920×1080 at device pixel
+ratio 2 4.4 → 1.1 s. The images were compared pixel by pixel: identical at every one of those sizes.
+
+Chromium captures at the device pixel ratio its DevTools session emulates, so the session given to
+:class:`Camera` emulates exactly what Playwright set for the page (viewport, screen, ratio, orientation) before
+each picture: the page sees nothing change.
+"""
+
+from __future__ import annotations
+
+import base64
+import weakref
+from pathlib import Path
+from typing import Any
+
+
+class Camera:
+    """Takes screenshots of one page, whose context has ``device_scale_factor`` and ``is_mobile`` as given here."""
+
+    def __init__(self, page: Any, device_scale_factor: float = 1, mobile: bool = False) -> None:
+        self.page = page
+        self.scale = device_scale_factor
+        self.mobile = mobile
+        self.session = page.context.new_cdp_session(page)
+
+    def shoot(self, path: Path | str) -> None:
+        """The page's viewport as a PNG at ``path``."""
+        size = self.page.viewport_size
+        sideways = size["width"] > size["height"]
+        orientation = {"angle": 90, "type": "landscapePrimary"} if sideways else {"angle": 0, "type": "portraitPrimary"}
+        self.session.send(
+            "Emulation.setDeviceMetricsOverride",
+            {
+                "mobile": self.mobile,
+                "width": size["width"],
+                "height": size["height"],
+                "screenWidth": size["width"],
+                "screenHeight": size["height"],
+                "deviceScaleFactor": self.scale,
+                "screenOrientation": orientation if self.mobile else {"angle": 0, "type": "landscapePrimary"},
+            },
+        )
+        shot = self.session.send(
+            "Page.captureScreenshot",
+            {
+                "format": "png",
+                "optimizeForSpeed": True,
+                "captureBeyondViewport": False,
+                "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1},
+            },
+        )
+        Path(path).write_bytes(base64.b64decode(shot["data"]))
+
+
+_CAMERAS: weakref.WeakKeyDictionary[Any, Camera] = weakref.WeakKeyDictionary()
+
+
+def camera_of(page: Any, device_scale_factor: float = 1, mobile: bool = False) -> Camera:
+    """The :class:`Camera` of ``page`` (made on first use; its context has ``device_scale_factor``, ``is_mobile``)."""
+    camera = _CAMERAS.get(page)
+    if camera is None:
+        camera = _CAMERAS[page] = Camera(page, device_scale_factor, mobile)
+    return camera

@@ -1,0 +1,142 @@
+"""A first-time table learns Quatro from the app itself, across the TV page and real phone pages of one real game
+(tests/browser/test_first_game_*.py: the coach, the help sheet, the attract loop, the round's story and the recap,
+the practice round).
+
+A phone that never played (a fresh browser context) at 390×844, 360×640 and 844×390 (turned sideways), in English
+and French, sees each coach hint at its moment in a real game: the sign phase, the first play, the first cooldown,
+the channel, its partner flashing the team's sign (a socket phone), an opponent's repeated flash, a call; no bubble
+lies over the hand or the centre. A dismissed hint stays dismissed after a reload.
+
+Screenshots: ``screenshots/qa-first-coach-*.png``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from ..timeouts import limit_ms
+from .phone_helpers import seat_phones
+from .qa_helpers import (
+    PUBLIC,
+    SIZES,
+    emitted,
+    ready_pages,
+)
+
+WORDS = {
+    "sign": ("everybody sees your flashes", "tout le monde voit ce que tu émets"),
+    "hand": ("Tap one of yours", "Touche une des tiennes"),
+    "cooldown": ("After a swap you wait", "Après un échange, tu attends"),
+    "channel": ("Take the channel", "Prends la main"),
+    "partner_sign": ("your sign", "votre signe"),
+    "contre": ("keeps flashing", "fait sans cesse"),
+    "one_call": ("One call ends the round", "La première annonce termine la manche"),
+}
+
+#: The hint bubble is on the screen, its words fit in it, and it leaves the cards in play in sight (lying over the
+#: seat strip instead, its control glowing, where no place beside the control would).
+FITS = """() => {
+  const b = document.querySelector('.coach');
+  if (!b || b.hidden) return ['no bubble'];
+  const bad = [];
+  const r = b.getBoundingClientRect();
+  if (r.left < 0 || r.top < 0 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5) bad.push('off the screen');
+  for (const e of b.querySelectorAll('.coach-text, .coach-ok, .coach-label'))
+    if (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1) bad.push('overflow ' + e.className);
+  for (const id of ['hand-zone', 'centre']) {
+    const z = document.getElementById(id);
+    if (!z || !z.getClientRects().length) continue;
+    const q = z.getBoundingClientRect();
+    if (r.left < q.right - 1 && q.left < r.right - 1 && r.top < q.bottom - 1 && q.top < r.bottom - 1) bad.push('covers #' + id);
+  }
+  if (b.dataset.side === 'over' && b.dataset.hint !== 'sign' && !document.querySelector('.coach-target'))
+    bad.push('over the strip, but its control does not glow');
+  return bad;
+}"""
+
+
+def hint_shows(page, key: str, lang: str, timeout: float = 15) -> None:
+    bubble = page.locator(f'.coach[data-hint="{key}"]')
+    expect(bubble).to_be_visible(timeout=limit_ms(timeout))
+    said = bubble.locator(".coach-text").inner_text().replace("\xa0", " ")
+    assert WORDS[key][0 if lang == "en" else 1].lower() in said.lower(), (key, said)
+    page.wait_for_timeout(300)  # the fade-in
+    assert page.evaluate(FITS) == [], key
+
+
+def dismiss(page, key: str) -> None:
+    page.locator(f'.coach[data-hint="{key}"] .coach-ok').tap()
+    expect(page.locator(f'.coach[data-hint="{key}"]')).to_have_count(0)
+
+
+@pytest.mark.live_server(seats=4, public_host=PUBLIC, time_scale=0.6)
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_phone_that_never_played_sees_each_hint_at_its_moment_in_a_real_game(
+    live_server, screenshot_dir, phone_page, lang, size
+):
+    ana = phone_page(live_server, 0, "Ana", size=SIZES[size], lang=lang, fresh=True)
+    page = ana.page
+    others = seat_phones(live_server, {1: "Bruno", 2: "Chloé", 3: "Dora"})
+    assert live_server.screen().host("start_game")["type"] == "ok"
+    expect(page.locator("#screen-sign")).to_be_visible()
+    tag = f"{lang}-{size}"
+    # the sign phase
+    hint_shows(page, "sign", lang)
+    ana.shot(screenshot_dir, f"first-coach-sign-{tag}")
+    dismiss(page, "sign")
+    page.reload()  # a dismissed hint stays dismissed
+    expect(page.locator("#screen-sign")).to_be_visible()
+    page.wait_for_timeout(600)
+    expect(page.locator(".coach")).to_have_count(0)
+    view = others[1].wait_state(lambda v: v["phase"] == "sign")
+    partner = view["seats"][0]["team"]
+    seat_of = {s["seat"]: s["team"] for s in view["seats"]}
+    mate = next(s for s, t in seat_of.items() if t == partner and s != 0)
+    rival = next(s for s, t in seat_of.items() if t != partner)
+    ready_pages([ana], list(others.values()))
+    # the first play: the hand and the centre
+    hint_shows(page, "hand", lang)
+    ana.shot(screenshot_dir, f"first-coach-hand-{tag}")
+    dismiss(page, "hand")
+    # the first swap: the cooldown
+    page.locator("#hand .card").first.tap()
+    page.locator("#centre .card").first.tap()
+    hint_shows(page, "cooldown", lang)
+    ana.shot(screenshot_dir, f"first-coach-cooldown-{tag}")
+    dismiss(page, "cooldown")
+    # the channel (it waits for the next frame: an opponent's swap, say)
+    others[rival].act("take_channel")
+    hint_shows(page, "channel", lang)
+    ana.shot(screenshot_dir, f"first-coach-channel-{tag}")
+    dismiss(page, "channel")
+    # the partner flashes the team's sign
+    sign = others[mate].wait_state(lambda v: v["phase"] == "play")["you"]["sign"]
+    assert others[mate].act("take_channel")["type"] == "ok"
+    assert others[mate].act("choose_emoji", emoji=sign)["type"] == "ok"
+    emitted(others[mate], mate, sign)
+    hint_shows(page, "partner_sign", lang)
+    assert sign in page.locator(".coach .coach-text").inner_text()
+    ana.shot(screenshot_dir, f"first-coach-partner-sign-{tag}")
+    dismiss(page, "partner_sign")
+    assert others[mate].act("release_channel")["type"] in ("ok", "refused")
+    # an opponent flashes the same emoji again and again
+    decoy = next(e for e in view["signs"] if e != sign)
+    assert others[rival].act("choose_emoji", emoji=decoy)["type"] == "ok"
+    emitted(others[rival], rival, decoy)
+    emitted(others[rival], rival, decoy)
+    hint_shows(page, "contre", lang)
+    ana.shot(screenshot_dir, f"first-coach-contre-{tag}")
+    dismiss(page, "contre")
+    # a call ends the round
+    assert others[rival].act("call_contre", team=partner)["type"] == "ok"
+    expect(page.locator("#screen-reveal")).to_be_visible()
+    hint_shows(page, "one_call", lang)
+    ana.shot(screenshot_dir, f"first-coach-one-call-{tag}")
+    dismiss(page, "one_call")
+    seen = json.loads(page.evaluate("localStorage.getItem('quatro.coach.seen')"))
+    assert set(WORDS) <= set(seen)
+    assert ana.errors == []
