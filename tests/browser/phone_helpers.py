@@ -286,6 +286,14 @@ SETTLED = """() => Promise.all(document.getAnimations()
     .map(a => a.finished.catch(() => null)))"""
 
 
+def entered(locator: Any) -> None:
+    """Until the element's own entrance (its animations that end: a fade-in, a pop) is over."""
+    locator.evaluate(
+        """(e) => Promise.all(e.getAnimations().filter((a) => Number.isFinite(a.effect.getComputedTiming().endTime))
+             .map((a) => a.finished.catch(() => null)))"""
+    )
+
+
 def shot(page, screenshot_dir, state: str, camera: Any = None) -> None:
     """A picture of the page once its short motions (card slides, fades) have settled: ``phone-<state>.png``.
     ``camera``: a :class:`~tests.browser.pictures.Camera` of the page, for the sweeps that take many (faster)."""

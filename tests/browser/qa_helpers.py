@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from ..timeouts import limit_ms
 from .conftest import phone_url
-from .phone_helpers import SEEN_EVERY_HINT
+from .phone_helpers import SEEN_EVERY_HINT, SETTLED
 from .screen_helpers import ScreenPage
 
 PUBLIC = "party.test"
@@ -117,12 +117,7 @@ def close_panel(tv: ScreenPage) -> None:
 
 def settle(page: Any) -> None:
     """Let the short motions (card slides, fades) finish before a picture."""
-    page.evaluate(
-        """() => Promise.all(document.getAnimations()
-        .filter(a => { const t = a.effect && a.effect.getTiming(); return t && typeof t.duration === 'number'
-                       && t.duration <= 600 && t.iterations !== Infinity; })
-        .map(a => a.finished.catch(() => null)))"""
-    )
+    page.evaluate(SETTLED)
 
 
 def ready_pages(pages: list[PhonePage], sockets: list[Any], rnd: int = 1) -> None:

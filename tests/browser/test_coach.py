@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from .phone_helpers import entered
 from .teach_helpers import static_server
 
 SAMPLES = Path(__file__).resolve().parents[2] / "docs" / "samples"
@@ -158,7 +159,7 @@ def test_each_hint_comes_at_its_moment_and_fits(chromium, site, screenshot_dir, 
             said = words[0 if lang == "en" else 1]
             assert said.lower() in text_of(page).lower(), (hint, text_of(page))
             assert "Quatro" in text_of(page) or hint != "partner_sign"
-            page.wait_for_timeout(300)  # the fade-in
+            entered(page.locator(".coach"))  # the fade-in
             page.screenshot(path=str(screenshot_dir / f"coach-{hint}-{lang}-{size[0]}x{size[1]}.png"))
             assert page.evaluate(CHECK, [hint, anchor]) == [], hint
             page.locator(".coach .coach-ok").click()

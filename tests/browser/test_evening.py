@@ -159,7 +159,7 @@ def test_the_host_ends_the_game_on_the_tv_and_changes_four_to_six_seats_without_
     expect(ana.page.locator("#screen-over")).to_be_visible()
     assert [t["score"] for t in bruno.wait_state(lambda v: v["phase"] == "over")["teams"]] == [0, 0]
     ana.shot(screenshot_dir, "evening-ended-phone")
-    tv.page.wait_for_timeout(600)
+    tv.at_rest(0.6)
     tv_shot(tv, screenshot_dir, "evening-ended-tv")
     open_panel(tv)
     assert tv.page.locator("#panel .seats .seats-4.on").count() == 1

@@ -17,8 +17,9 @@ import json
 import pytest
 from playwright.sync_api import expect
 
+from ..clocks import StoppableClock
 from ..timeouts import limit_ms
-from .phone_helpers import seat_phones
+from .phone_helpers import entered, seat_phones
 from .qa_helpers import (
     PUBLIC,
     SIZES,
@@ -63,7 +64,7 @@ def hint_shows(page, key: str, lang: str, timeout: float = 15) -> None:
     expect(bubble).to_be_visible(timeout=limit_ms(timeout))
     said = bubble.locator(".coach-text").inner_text().replace("\xa0", " ")
     assert WORDS[key][0 if lang == "en" else 1].lower() in said.lower(), (key, said)
-    page.wait_for_timeout(300)  # the fade-in
+    entered(bubble)  # the fade-in
     assert page.evaluate(FITS) == [], key
 
 
@@ -72,16 +73,20 @@ def dismiss(page, key: str) -> None:
     expect(page.locator(f'.coach[data-hint="{key}"]')).to_have_count(0)
 
 
-@pytest.mark.live_server(seats=4, public_host=PUBLIC, time_scale=0.6)
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_phone_that_never_played_sees_each_hint_at_its_moment_in_a_real_game(
-    live_server, screenshot_dir, phone_page, lang, size
+    live_server_factory, screenshot_dir, phone_page, lang, size
 ):
+    # The table's clock stops while a phase with a timer of its own (the sign phase, the pause after the call) is
+    # looked at, so that it lasts as long as its checks take; it runs in between (cooldowns, emission periods).
+    clock = StoppableClock()
+    live_server = live_server_factory(seats=4, public_host=PUBLIC, time_scale=0.6, clock=clock)
     ana = phone_page(live_server, 0, "Ana", size=SIZES[size], lang=lang, fresh=True)
     page = ana.page
     others = seat_phones(live_server, {1: "Bruno", 2: "Chloé", 3: "Dora"})
     assert live_server.screen().host("start_game")["type"] == "ok"
+    clock.stop()
     expect(page.locator("#screen-sign")).to_be_visible()
     tag = f"{lang}-{size}"
     # the sign phase
@@ -97,6 +102,7 @@ def test_a_phone_that_never_played_sees_each_hint_at_its_moment_in_a_real_game(
     seat_of = {s["seat"]: s["team"] for s in view["seats"]}
     mate = next(s for s, t in seat_of.items() if t == partner and s != 0)
     rival = next(s for s, t in seat_of.items() if t != partner)
+    clock.start()
     ready_pages([ana], list(others.values()))
     # the first play: the hand and the centre
     hint_shows(page, "hand", lang)
@@ -133,6 +139,7 @@ def test_a_phone_that_never_played_sees_each_hint_at_its_moment_in_a_real_game(
     dismiss(page, "contre")
     # a call ends the round
     assert others[rival].act("call_contre", team=partner)["type"] == "ok"
+    clock.stop()
     expect(page.locator("#screen-reveal")).to_be_visible()
     hint_shows(page, "one_call", lang)
     ana.shot(screenshot_dir, f"first-coach-one-call-{tag}")

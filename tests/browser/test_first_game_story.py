@@ -65,7 +65,7 @@ def test_r39_the_reveal_tells_the_story_on_the_tv_and_the_phone(
     tv.wait("document.querySelector('.story') !== null", timeout=15)
     assert sorted(story_marks(tv.page), key=str) == sorted(recorded_marks(story), key=str)
     assert tv.page.locator(".story-row").count() == seats
-    tv.page.wait_for_timeout(600)
+    tv.at_rest(0.6)
     tv_shot(tv, screenshot_dir, f"first-story-tv-{seats}")
     expect(ana.page.locator("#screen-reveal")).to_be_visible()
     phone_story = ana.page.locator("#story")
@@ -119,7 +119,7 @@ def test_r34_game_over_shows_the_recap_and_the_awards_on_the_tv_and_the_phone(
     assert tv.page.locator(".recap-row").count() == len(view["recap"])
     assert tv.page.locator(".award").count() == len(view["awards"])
     assert "Ana’s right Quatro!" in tv.text(".recap")
-    tv.page.wait_for_timeout(900)
+    tv.at_rest(0.9)
     tv_shot(tv, screenshot_dir, f"first-over-tv-{seats}")
     expect(ana.page.locator("#screen-over")).to_be_visible()
     expect(ana.page.locator("#over-body .recap li")).to_have_count(len(view["recap"]))
@@ -144,5 +144,5 @@ def test_the_tvs_game_over_card_leaves_the_plates_clear(live_server_factory, tv_
     ana, tv = play_to_game_over(server, phone_page, tv_context, 4)
     tv.page.click("#over .tab-scores")
     tv.wait("document.querySelector('#over .final-scores') !== null")
-    tv.page.wait_for_timeout(900)
+    tv.at_rest(0.9)
     assert self_check(tv.page) == []

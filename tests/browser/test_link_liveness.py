@@ -82,6 +82,7 @@ def test_r33_a_phone_replaces_a_socket_that_went_silent_and_shows_the_fresh_tabl
     expect(page.locator("#status")).to_be_hidden()
     assert gate.connections == 1
 
+    alive = len(probes(gate, 1))  # a slow machine may have had a quiet spell (answered) already
     gate.kill_current()  # the Wi-Fi went bad: the socket looks open, but nothing passes any more
     bob = live_server.phone()
     bob.join(1, "Bob")  # the table moves on meanwhile
@@ -94,7 +95,7 @@ def test_r33_a_phone_replaces_a_socket_that_went_silent_and_shows_the_fresh_tabl
     expect(page.locator("#status")).to_be_hidden()
     expect(page.locator("#screen-wait")).to_be_visible()  # the same seat, resumed by the new socket's hello
     assert gate.connections == 2
-    assert len(probes(gate, 1)) == 1  # one hello on the dead socket, then it was given up
+    assert len(probes(gate, 1)) == alive + 1  # one hello on the dead socket, then it was given up
     seats = live_server.table.call(lambda: [(s.name, s.connected) for s in live_server.table.game.seats])
     assert seats[0] == ("Ana", True) and seats[1] == ("Bob", True)
     assert errors == []
@@ -116,7 +117,11 @@ def test_r33_a_quiet_lobby_keeps_its_sockets_and_the_repeated_hello_changes_noth
     expect(looking.locator("#seat-list")).to_be_visible()  # no token: it only looks at the table
 
     before_join = len(probes(seated_gate))  # a slow machine may probe before the seat was taken (no token yet)
-    seated.wait_for_timeout(4 * (QUIET_MS + ANSWER_MS) // 2)  # several quiet spells: nothing happens in the lobby
+    # several quiet spells (two probes each; a loaded machine may take longer than 2 x 1.4 s): nothing happens
+    for _ in range(int(limit(10) * 10)):
+        if len(probes(seated_gate)) >= before_join + 2 and len(probes(looking_gate)) >= 2:
+            break
+        seated.wait_for_timeout(100)
 
     for page, gate in ((seated, seated_gate), (looking, looking_gate)):
         assert len(probes(gate)) >= 2, "the quiet socket was not checked"
@@ -139,7 +144,11 @@ def test_the_tv_replaces_a_socket_that_went_silent_and_keeps_its_host_controls(l
     page.wait_for_function(
         "document.querySelectorAll('.seat').length === 4 && document.body.classList.contains('is-host')"
     )
-    page.wait_for_timeout(2 * (QUIET_MS + ANSWER_MS))  # quiet lobby: probed, answered, kept, still the host
+    # quiet lobby: probed, answered, kept (a second probe on the same socket), still the host
+    for _ in range(int(limit(10) * 10)):
+        if len(probes(gate)) >= 2:
+            break
+        page.wait_for_timeout(100)
     assert len(probes(gate)) >= 1 and gate.connections == 1
     assert banner_since_online(page) == [None]
     assert page.evaluate("document.body.classList.contains('is-host')")

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import phone_url
-from .phone_helpers import SEEN_EVERY_HINT, everybody_ready, game_with_page, join_on_page, seat_phones, shot
+from .phone_helpers import SEEN_EVERY_HINT, entered, everybody_ready, game_with_page, join_on_page, seat_phones, shot
 from .qa_helpers import phone_context as new_phone_context
 
 
@@ -206,7 +206,7 @@ def test_the_coach_shows_its_hint_by_the_control_and_a_dismissed_hint_stays_dism
         expect(bubble.locator(".coach-text")).to_contain_text(
             "tout le monde voit" if lang == "fr" else "everybody sees your flashes"
         )
-        page.wait_for_timeout(300)  # the fade-in
+        entered(bubble)  # the fade-in
         shot(page, screenshot_dir, f"evening-coach-sign-{lang}-{size[0]}x{size[1]}")
         # The hint covers neither the emoji grid it is about nor Lock in / Ready, which stay whole on screen.
         assert page.evaluate(CLEAR_OF_THE_SIGN) == []

@@ -274,7 +274,7 @@ def test_r34_game_over_shows_the_recap_and_the_awards(live_server_factory, tv_co
     assert page.locator(".award").count() == len(view["awards"]) >= 1
     assert "Bruno’s wrong Contre! on Blue\u00a0●" in screen.text(".recap")
     assert "Ana’s right Quatro!" in screen.text(".recap")
-    page.wait_for_timeout(900)
+    screen.at_rest(0.9)
     screen.shot(screenshot_dir, f"over-story-{seats}")
     page.click("#lang")
     screen.wait("document.querySelector('.recap-title').textContent === 'Manche par manche'")
