@@ -47,6 +47,7 @@ fill in at the end. ``-n 0`` runs it in one process.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,13 @@ BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "live_server(**config): configure the live_server fixture")
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (pyproject.toml's addopts): two workers per core, at most 8. Most tests wait (on sockets, pages,
+    subprocesses) more than they compute. Measured on the 2-core machine, the fast tier took 165 s in one process,
+    113 s on 2 workers, 86 s on 3, 75 s on 4 and 129 s on 6 (collection and contention win past two per core)."""
+    return min(8, 2 * (os.cpu_count() or 1))
 
 
 def _weight(item: pytest.Item) -> int:
