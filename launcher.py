@@ -45,7 +45,18 @@ RUNTIME_MODULES = (
     "platformdirs",
     "filelock",
 )
-TEST_MODULES = ("pytest", "pytest_timeout", "hypothesis", "playwright", "pyzbar", "mypy", "ruff", "vulture", "pyte")
+TEST_MODULES = (
+    "pytest",
+    "pytest_timeout",
+    "hypothesis",
+    "playwright",
+    "pyzbar",
+    "mypy",
+    "ruff",
+    "vulture",
+    "pyte",
+    "xdist",
+)
 BUNDLE_MODULES = ("PyInstaller",)
 #: What the first run downloads, said before it starts (measured on Linux: the wheels, the build backend, pip).
 DOWNLOAD = "about 13 MB"
