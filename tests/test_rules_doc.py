@@ -15,7 +15,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = {"en": ROOT / "docs" / "rules.md", "fr": ROOT / "docs" / "rules.fr.md"}
+#: Every language the reference is written in: ``rules.md`` is English, ``rules.<lang>.md`` the others.
+DOCS = {
+    "en": ROOT / "docs" / "rules.md",
+    **{p.suffixes[0][1:]: p for p in sorted((ROOT / "docs").glob("rules.*.md"))},
+}
 PAGE = ROOT / "web" / "rules.html"
 RULE_COUNT = 39
 
@@ -40,12 +44,12 @@ def cited_by_tests() -> dict[int, list[str]]:
     return cited
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", sorted(DOCS))
 def test_reference_defines_every_rule_once_in_order(lang: str) -> None:
     assert defined_ids(lang) == list(range(1, RULE_COUNT + 1))
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", sorted(DOCS))
 def test_every_rule_a_test_cites_is_in_the_reference(lang: str) -> None:
     cited = cited_by_tests()
     assert len(cited) >= 30, "the rule-named tests were not found: did the naming scheme change?"
@@ -61,18 +65,23 @@ def test_the_check_notices_an_undefined_rule() -> None:
     assert DEFINED.findall("- **R7** A carré is four cards.\n- R8 is not bold\n") == ["7"]
 
 
-def test_english_and_french_say_the_same_numbers() -> None:
-    """Each rule states the same figures (durations, counts, ids it refers to) in both languages: a default
-    changed in one file only shows here."""
+def figures(text: str) -> list[list[str]]:
+    """Each rule's numbers (durations, counts, ids it refers to), sorted, rule by rule."""
+    rules = re.split(r"^- \*\*R\d+\*\*", text, flags=re.MULTILINE)[1:]
+    return [sorted(re.findall(r"(?<!\w)\d+", rule)) for rule in rules]
 
-    def figures(text: str) -> list[list[str]]:
-        rules = re.split(r"^- \*\*R\d+\*\*", text, flags=re.MULTILINE)[1:]
-        return [sorted(re.findall(r"(?<!\w)\d+", rule)) for rule in rules]
 
-    en, fr = (figures(DOCS[lang].read_text(encoding="utf-8")) for lang in ("en", "fr"))
-    assert len(en) == len(fr) == RULE_COUNT
-    for number, (a, b) in enumerate(zip(en, fr, strict=True), start=1):
-        assert a == b, f"R{number}: English says {a}, French says {b}"
+def test_every_language_is_found() -> None:
+    assert {"en", "fr"} <= set(DOCS)
+
+
+@pytest.mark.parametrize("lang", sorted(set(DOCS) - {"en"}))
+def test_every_language_says_the_english_numbers(lang: str) -> None:
+    """Each rule states the same figures in every language: a default changed in one file only shows here."""
+    en, other = (figures(DOCS[code].read_text(encoding="utf-8")) for code in ("en", lang))
+    assert len(en) == len(other) == RULE_COUNT
+    for number, (a, b) in enumerate(zip(en, other, strict=True), start=1):
+        assert a == b, f"R{number}: English says {a}, {lang} says {b}"
 
 
 def tracked_markdown() -> list[Path]:
