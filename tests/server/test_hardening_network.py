@@ -12,6 +12,7 @@ import importlib.util
 import json
 import os
 import socket
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,13 +31,14 @@ _spec = importlib.util.spec_from_file_location("bench_flood", ROOT / "bench" / "
 assert _spec is not None and _spec.loader is not None
 flood = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(flood)
-
+sys.path.insert(0, str(ROOT / "bench"))  # flood.py has put it there already; said here for the import below
+from flood_attackers import frame  # noqa: E402
 
 # --- pieces ------------------------------------------------------------------------------------------
 
 
 def test_frames_are_counted_from_their_headers_even_split_across_reads():
-    frames = flood.frame(b"x" * 5) + flood.frame(b"y" * 300) + flood.frame(b"z" * 70000) + flood.frame(b"")
+    frames = frame(b"x" * 5) + frame(b"y" * 300) + frame(b"z" * 70000) + frame(b"")
     for size in (1, 3, 7, 1000, len(frames)):
         counter = FrameCounter()
         got = sum(counter.feed(frames[i : i + size]) for i in range(0, len(frames), size))
@@ -119,7 +121,7 @@ def test_permessage_deflate_is_refused_in_the_handshake(server_factory):
     while b"\r\n\r\n" not in head:
         head += s.recv(4096)
     assert head.startswith(b"HTTP/1.1 101") and b"deflate" not in head.lower()
-    s.sendall(flood.frame(b"\0" * 100, rsv1=True))  # a compressed frame anyway: a protocol error, closed
+    s.sendall(frame(b"\0" * 100, rsv1=True))  # a compressed frame anyway: a protocol error, closed
     assert b"\x88" in _read_all(s)[:4]
     s.close()
 
@@ -130,7 +132,7 @@ def test_after_a_websocket_closes_the_rest_of_the_stream_gets_no_http_answer(ser
     head = b""
     while b"\r\n\r\n" not in head:
         head += s.recv(4096)
-    s.sendall(flood.frame((1000).to_bytes(2, "big"), opcode=8) + b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    s.sendall(frame((1000).to_bytes(2, "big"), opcode=8) + b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
     rest = _read_all(s)
     s.close()
     assert b"HTTP/1.1" not in rest, rest  # only the close frame came back
@@ -206,7 +208,7 @@ def test_a_phone_that_stops_reading_is_dropped_even_once_its_buffers_are_full(se
     stuck.connect(("127.0.0.1", server.port))
     stuck.sendall(_upgrade(server.port))
     assert stuck.recv(4096).startswith(b"HTTP/1.1 101")
-    stuck.sendall(flood.frame(b'{"type": "hello", "token": null}'))
+    stuck.sendall(frame(b'{"type": "hello", "token": null}'))
 
     def conn() -> Any:
         return next((c for c in table.conns if c.kind == "phone" and c.greeted), None)
