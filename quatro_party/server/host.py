@@ -1,19 +1,23 @@
-"""Host controls and seat links: what the screen that proved the host secret may do.
+"""The host's controls: what the screen that proved the host secret (or a VIP phone) may do, and the links it
+hands out.
 
-Each host action of :data:`~quatro_party.protocol.HOST_ACTION_TYPES` is a method ``_host_<action>``
-taking the checked fields; it returns ``None`` (done: ``ok``), an engine :class:`Refusal`
-(``refused``) or an ``(error code, message)`` pair (``error``). Nothing changes on a refusal.
+Each host action of :data:`~quatro_party.protocol.HOST_ACTION_TYPES` is a row of :data:`ACTIONS`: the method
+that does it, called with the message's checked fields. It returns ``None`` (done: ``ok``), an engine
+:class:`Refusal` (``refused``) or an ``(error code, message)`` pair (``error``). Nothing changes on a refusal.
+The join URL (what the QR code says) is the host's too: the VIP link and seat links are made from it.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from .. import protocol as p
 from ..engine import (
     EndGame,
+    Game,
     NewGame,
     Pause,
     Phase,
@@ -29,222 +33,273 @@ from ..engine import (
 )
 from ..engine.refusals import Reason, Refusal
 from .audience import Audience
+from .botseats import Bots
 from .connection import Connection
+from .outbox import Outbox
+from .recorder import LOCKED, Recorder
+from .referee import Referee
+from .seats import MOVE_LINK_LIFETIME, Seats
 
 log = logging.getLogger("quatro.server")
-
-#: The journal keeps the lock as this setting (a ``settings`` line), which never shows in ``table.settings``.
-LOCKED = "locked"
-
-#: How long a host-issued seat link stays usable (seconds of the table clock).
-MOVE_LINK_LIFETIME = 600.0
 
 #: What a host action gives back: done, refused by the engine, or refused by the server.
 HostResult = None | Refusal | tuple[p.ErrorCode | Reason, str]
 
 
-class HostControls(Audience):
-    """The host's screen: seats, bots, the game's course, settings, and seat links for moving devices."""
+class HostControls:
+    """The host's secret and addresses, the server's settings, and every host action."""
 
-    host_secret: str
+    def __init__(
+        self,
+        secret: str,
+        settings: dict[str, str],
+        join_url: str,
+        mdns_name: str | None,
+        game: Game,
+        bots: Bots,
+        seats: Seats,
+        audience: Audience,
+        referee: Referee,
+        recorder: Recorder,
+        outbox: Outbox,
+    ) -> None:
+        self.secret = secret
+        self.settings = settings  # the server's own: the bots' level and the language (house rules are the engine's)
+        self.join_url = join_url
+        self.mdns_name = mdns_name
+        self._game = game
+        self._bots = bots
+        self._seats = seats
+        self._audience = audience
+        self._referee = referee
+        self._recorder = recorder
+        self._outbox = outbox
 
-    def _screen_message(self, conn: Connection, msg: p.ScreenHello | p.HostAction) -> None:
-        if isinstance(msg, p.ScreenHello):
-            conn.greeted = True
-            if msg.host is not None:
-                conn.is_host = secrets.compare_digest(msg.host.encode(), self.host_secret.encode())
-                if not conn.is_host:
-                    self._error(
-                        conn, p.ErrorCode.BAD_HOST_SECRET, "wrong host secret: this screen only watches", msg.id
-                    )
-            self._send_state(conn)
-            return
-        self._host_message(conn, msg)
+    # --- the screen and the host's messages -------------------------------------------
 
-    def _host_message(self, conn: Connection, msg: p.HostAction) -> None:
+    def screen_hello(self, conn: Connection, msg: p.ScreenHello) -> None:
+        """A big screen's ``hello``: with the right secret it is the host's screen; it gets its first view."""
+        conn.greeted = True
+        if msg.host is not None:
+            conn.is_host = secrets.compare_digest(msg.host.encode(), self.secret.encode())
+            if not conn.is_host:
+                self._outbox.error(
+                    conn, p.ErrorCode.BAD_HOST_SECRET, "wrong host secret: this screen only watches", msg.id
+                )
+        self._outbox.send_state(conn)
+
+    def act(self, conn: Connection, msg: p.HostAction) -> None:
         """A host action from a screen or a phone: done if it holds the host's rights, else ``not_host``."""
-        if not (conn.is_host or conn in self.vips):
-            self._error(conn, p.ErrorCode.NOT_HOST, "only the host's screen (or its remote) can do that", msg.id)
+        if not (conn.is_host or conn in self._audience.vips):
+            self._outbox.error(conn, p.ErrorCode.NOT_HOST, "only the host's screen (or its remote) can do that", msg.id)
             return
         if msg.kind == "vip_link":  # answered by the link itself, to this screen only
             if conn.kind != "screen":
-                self._error(conn, p.ErrorCode.NOT_HOST, "only the host's screen hands out its remote", msg.id)
+                self._outbox.error(conn, p.ErrorCode.NOT_HOST, "only the host's screen hands out its remote", msg.id)
                 return
-            self._issue_vip_link(conn, msg.id)
-        handler = getattr(self, f"_host_{msg.kind}")
-        result: HostResult = handler(conn, **msg.fields)
+            url = f"{self.join_url or '/'}?vip={self._audience.vip_link_secret()}"
+            self._outbox.send(conn, p.VipLink(msg.id, url))
+        result = ACTIONS[msg.kind](self, **msg.fields)
         if isinstance(result, Refusal):
             log.info("%r: host %s refused: %s", conn, msg.kind, result.reason.value)
-            self._send(conn, p.Refused(result, msg.id))
+            self._outbox.send(conn, p.Refused(result, msg.id))
         elif isinstance(result, tuple):
-            self._error(conn, result[0], result[1], msg.id)
+            self._outbox.error(conn, result[0], result[1], msg.id)
         else:
             log.info("%r: host %s %s", conn, msg.kind, msg.fields)
-            self._send(conn, p.Ok(msg.id))
-            self._dirty = True
+            self._outbox.send(conn, p.Ok(msg.id))
+            self._outbox.changed()
+
+    # --- the addresses -----------------------------------------------------------------
+
+    def set_join_url(self, url: str) -> None:
+        """The join URL the QR code and ``table.join_url`` show (the screens see it with the next change)."""
+        self.join_url = url
+
+    def set_mdns_name(self, name: str | None) -> None:
+        """The mDNS name once registered (``None``: none); the screens see it with the next change."""
+        self.mdns_name = name
+
+    def seat_link_url(self, link: str) -> str:
+        return f"{self.join_url or '/'}?seat={link}"
+
+    def is_live_seat_link(self, url: str) -> bool:
+        """Whether ``url`` is, exactly, a seat link this table issued (on its own join URL) that still works."""
+        _, sep, link = url.partition("?seat=")
+        return bool(sep) and self._seats.is_live_link(link) and url == self.seat_link_url(link)
 
     # --- seats and bots ----------------------------------------------------------------
 
-    def _host_set_seats(self, conn: Connection, count: int) -> HostResult:
-        refusal = self._apply(SetSeatCount(count))  # lobby, or after a game (then back to the lobby)
+    def set_seats(self, count: int) -> HostResult:
+        refusal = self._referee.apply(SetSeatCount(count))  # lobby, or after a game (then back to the lobby)
         if refusal is not None:
             return refusal
-        for seat in [s for s in self.seat_tokens if s >= count]:
-            self._revoke(seat)
-            self._detach(seat, p.ErrorCode.SEAT_FREED, "the host removed this seat")
-        for seat in [s for s in self.bots if s >= count]:
-            self._drop_bot(seat)
+        for seat in [s for s in self._seats.tokens.by_seat if s >= count]:
+            self._seats.revoke(seat)
+            self._seats.detach(seat, p.ErrorCode.SEAT_FREED, "the host removed this seat")
+        for seat in [s for s in self._bots if s >= count]:
+            self._seats.drop_bot(seat)
         return None
 
-    def _host_add_bot(self, conn: Connection, seat: int, level: str | None) -> HostResult:
-        if (bad := self._no_such_seat(seat)) is not None:
+    def add_bot(self, seat: int, level: str | None) -> HostResult:
+        if (bad := self._seats.no_such_seat(seat)) is not None:
             return bad
-        if seat in self.seat_tokens:
+        if self._seats.has_token(seat):
             return (p.ErrorCode.SEAT_TAKEN, "a phone holds that seat: free it first")
-        return self._put_bot(seat, level or self.settings["bot_level"])
+        return self._seats.put_bot(seat, level or self.settings["bot_level"])
 
-    def _host_remove_bot(self, conn: Connection, seat: int) -> HostResult:
-        if (bad := self._no_such_seat(seat)) is not None:
+    def remove_bot(self, seat: int) -> HostResult:
+        if (bad := self._seats.no_such_seat(seat)) is not None:
             return bad
-        if seat not in self.bots:
+        if seat not in self._bots:
             return (p.ErrorCode.NOT_A_BOT, "no bot sits there")
-        refusal = self._apply(Sit(seat, SeatKind.EMPTY))
+        refusal = self._referee.apply(Sit(seat, SeatKind.EMPTY))
         if refusal is not None:
             return refusal
-        self._drop_bot(seat)
+        self._seats.drop_bot(seat)
         return None
 
-    def _host_free_seat(self, conn: Connection, seat: int) -> HostResult:
-        if (bad := self._no_such_seat(seat)) is not None:
+    def free_seat(self, seat: int) -> HostResult:
+        if (bad := self._seats.no_such_seat(seat)) is not None:
             return bad
-        if seat in self.bots:
-            return self._host_remove_bot(conn, seat)
-        if self.game.seats[seat].kind is SeatKind.EMPTY:
+        if seat in self._bots:
+            return self.remove_bot(seat)
+        if self._game.seats[seat].kind is SeatKind.EMPTY:
             return (Reason.SEAT_EMPTY, "that seat is already free")
         return self._take_seat_away(seat, p.ErrorCode.SEAT_FREED, "the host freed this seat")
 
-    def _host_replace_with_bot(self, conn: Connection, seat: int, level: str | None) -> HostResult:
+    def replace_with_bot(self, seat: int, level: str | None) -> HostResult:
         """A human seat becomes a bot's, hand and all; its phone is told and falls back to the public view."""
-        if (bad := self._no_such_seat(seat)) is not None:
+        if (bad := self._seats.no_such_seat(seat)) is not None:
             return bad
-        kind = self.game.seats[seat].kind
+        kind = self._game.seats[seat].kind
         if kind is SeatKind.EMPTY:
             return (Reason.SEAT_EMPTY, "nobody sits there: add a bot instead")
         if kind is SeatKind.BOT:
             return (Reason.SEAT_NOT_HUMAN, "a bot already plays that seat")
-        self._revoke(seat)
-        self._detach(seat, p.ErrorCode.REPLACED_BY_BOT, "the host gave your seat to a bot")
-        return self._put_bot(seat, level or self.settings["bot_level"])
+        self._seats.revoke(seat)
+        self._seats.detach(seat, p.ErrorCode.REPLACED_BY_BOT, "the host gave your seat to a bot")
+        return self._seats.put_bot(seat, level or self.settings["bot_level"])
 
-    def _host_kick(self, conn: Connection, seat: int) -> HostResult:
+    def kick(self, seat: int) -> HostResult:
         """The seat's player loses it (told so); in a game its hand stays for whoever takes the seat (R33)."""
-        if (bad := self._no_such_seat(seat)) is not None:
+        if (bad := self._seats.no_such_seat(seat)) is not None:
             return bad
-        if self.game.seats[seat].kind is not SeatKind.HUMAN or seat not in self.seat_tokens:
+        if self._game.seats[seat].kind is not SeatKind.HUMAN or not self._seats.has_token(seat):
             return (p.ErrorCode.NOT_HELD, "no player holds that seat")
         return self._take_seat_away(seat, p.ErrorCode.KICKED, "the host gave your seat away")
 
     def _take_seat_away(self, seat: int, code: p.ErrorCode, text: str) -> HostResult:
         """The seat's phone loses it (told ``code``). In the lobby the seat empties; in a game it keeps its hand
         (R33) and the next phone to join it takes it over."""
-        if self.game.phase is Phase.LOBBY:
-            refusal = self._apply(Sit(seat, SeatKind.EMPTY))
+        if self._game.phase is Phase.LOBBY:
+            refusal = self._referee.apply(Sit(seat, SeatKind.EMPTY))
             if refusal is not None:
                 return refusal
-        self._revoke(seat)
-        self._detach(seat, code, text)
-        if self.game.seats[seat].kind is SeatKind.HUMAN:
-            self._apply(SetConnected(seat, False))
+        self._seats.revoke(seat)
+        self._seats.detach(seat, code, text)
+        if self._game.seats[seat].kind is SeatKind.HUMAN:
+            self._referee.apply(SetConnected(seat, False))
         return None
 
-    def _host_lock(self, conn: Connection, locked: bool) -> HostResult:
+    def lock(self, locked: bool) -> HostResult:
         """Nobody new may join or watch (``table_locked``); seats already held resume as ever."""
-        self.locked = locked
-        self._record({"settings": {LOCKED: "true" if locked else "false"}})
+        self._audience.lock(locked)
+        self._recorder.record({"settings": {LOCKED: "true" if locked else "false"}})
         return None
 
-    def _host_vip_link(self, conn: Connection) -> HostResult:
-        return None  # the link itself went out in _host_message
+    def vip_link(self) -> HostResult:
+        return None  # the link itself went out in act()
 
-    def _host_revoke_vip(self, conn: Connection) -> HostResult:
-        self._revoke_vips()
+    def revoke_vip(self) -> HostResult:
+        self._audience.revoke_vips()
         return None
 
-    def _host_fill_bots(self, conn: Connection | None) -> HostResult:
-        for seat, s in enumerate(self.game.seats):
+    def fill_bots(self) -> HostResult:
+        for seat, s in enumerate(self._game.seats):
             if s.kind is SeatKind.EMPTY:
-                refusal = self._put_bot(seat, self.settings["bot_level"])
+                refusal = self._seats.put_bot(seat, self.settings["bot_level"])
                 if refusal is not None:
                     return refusal
         return None
 
     # --- the game's course ---------------------------------------------------------------
 
-    def _host_start_game(self, conn: Connection | None) -> HostResult:
-        return self._start(conn, StartGame())
+    def start_game(self) -> HostResult:
+        return self._start(StartGame())
 
-    def _host_start_practice(self, conn: Connection | None) -> HostResult:
-        return self._start(conn, StartPractice())
+    def start_practice(self) -> HostResult:
+        return self._start(StartPractice())
 
-    def _start(self, conn: Connection | None, start: StartGame | StartPractice) -> HostResult:
+    def _start(self, start: StartGame | StartPractice) -> HostResult:
         """Bots on the empty seats, then the game (or the practice round) starts: lobby only."""
-        if self.game.phase is not Phase.LOBBY:
-            return Refusal(Reason.WRONG_PHASE, "the game has already started", {"phase": self.game.phase.value})
-        refusal = self._host_fill_bots(conn)
-        return refusal if refusal is not None else self._apply(start)
+        if self._game.phase is not Phase.LOBBY:
+            return Refusal(Reason.WRONG_PHASE, "the game has already started", {"phase": self._game.phase.value})
+        refusal = self.fill_bots()
+        return refusal if refusal is not None else self._referee.apply(start)
 
-    def _host_pause(self, conn: Connection) -> HostResult:
-        return self._apply(Pause("host"))
+    def pause(self) -> HostResult:
+        return self._referee.apply(Pause("host"))
 
-    def _host_resume(self, conn: Connection) -> HostResult:
-        return self._apply(Resume())
+    def resume(self) -> HostResult:
+        return self._referee.apply(Resume())
 
-    def _host_end_game(self, conn: Connection) -> HostResult:
-        return self._apply(EndGame())
+    def end_game(self) -> HostResult:
+        return self._referee.apply(EndGame())
 
-    def _host_next_round(self, conn: Connection) -> HostResult:
-        return self._apply(StartNextRound())
+    def next_round(self) -> HostResult:
+        return self._referee.apply(StartNextRound())
 
-    def _host_new_game(self, conn: Connection) -> HostResult:
-        return self._apply(NewGame())
+    def new_game(self) -> HostResult:
+        return self._referee.apply(NewGame())
 
-    def _host_settings(self, conn: Connection, **fields: Any) -> HostResult:
+    def change_settings(self, **fields: Any) -> HostResult:
         """House rules go to the engine (between games only: refused otherwise, and then nothing changes);
         the bot level and the language are the server's."""
         house = {k: fields.pop(k) for k in ("winning_score", "timer_factor") if k in fields}
         if house:
-            refusal = self._apply(Settings(**house))
+            refusal = self._referee.apply(Settings(**house))
             if refusal is not None:
                 return refusal
         if fields:
             self.settings.update(fields)
-            self._record({"settings": dict(fields)})
+            self._recorder.record({"settings": dict(fields)})
         return None
 
     # --- seat links ------------------------------------------------------------------------
 
-    def _host_allow_move(self, conn: Connection, seat: int) -> HostResult:
-        if (bad := self._no_such_seat(seat)) is not None:
+    def allow_move(self, seat: int) -> HostResult:
+        """A seat link for the seat's own phone(s): it is as secret as the seat token."""
+        if (bad := self._seats.no_such_seat(seat)) is not None:
             return bad
-        if seat not in self.seat_tokens:
+        if not self._seats.has_token(seat):
             return (p.ErrorCode.NOT_HELD, "no phone holds that seat")
-        link = secrets.token_urlsafe(18)
-        self.moves[link] = (seat, self._now() + MOVE_LINK_LIFETIME)
-        # The link goes only to the seat's own phone(s): it is as secret as the seat token.
-        for phone in self._attached(seat):
-            self._send(phone, p.SeatLink(seat, link, self._seat_link_url(link), MOVE_LINK_LIFETIME))
+        link = self._seats.new_link(seat)
+        for phone in self._seats.attached(seat):
+            self._outbox.send(phone, p.SeatLink(seat, link, self.seat_link_url(link), MOVE_LINK_LIFETIME))
         return None
 
-    def _seat_link_url(self, link: str) -> str:
-        return f"{self.join_url or '/'}?seat={link}"
 
-    def is_live_seat_link(self, url: str) -> bool:
-        """Whether ``url`` is, exactly, a seat link this table issued (on its own join URL) that still works: the
-        only text the host draws a QR code of for a phone (``POST /seat-link/qr.png``). Any thread."""
-
-        def check() -> bool:
-            _, sep, link = url.partition("?seat=")
-            move = self.moves.get(link) if sep else None
-            return move is not None and move[1] >= self._now() and url == self._seat_link_url(link)
-
-        return bool(self.call(check))
+#: Every host action (:data:`~quatro_party.protocol.HOST_ACTION_TYPES`, a test checks it) and the method that
+#: does it, called with the message's checked fields.
+ACTIONS: dict[str, Callable[..., HostResult]] = {
+    "set_seats": HostControls.set_seats,
+    "add_bot": HostControls.add_bot,
+    "remove_bot": HostControls.remove_bot,
+    "free_seat": HostControls.free_seat,
+    "replace_with_bot": HostControls.replace_with_bot,
+    "kick": HostControls.kick,
+    "lock": HostControls.lock,
+    "vip_link": HostControls.vip_link,
+    "revoke_vip": HostControls.revoke_vip,
+    "fill_bots": HostControls.fill_bots,
+    "start_game": HostControls.start_game,
+    "start_practice": HostControls.start_practice,
+    "pause": HostControls.pause,
+    "resume": HostControls.resume,
+    "end_game": HostControls.end_game,
+    "next_round": HostControls.next_round,
+    "new_game": HostControls.new_game,
+    "settings": HostControls.change_settings,
+    "allow_move": HostControls.allow_move,
+}

@@ -1,31 +1,34 @@
-"""Seats and tokens: which socket speaks for which seat, and the bots that sit in seats.
+"""Seats and tokens: which socket speaks for which seat, seat links, and the bots that sit in seats.
 
 A seat token is the seat's secret: whoever sends it in ``hello`` is the player (same phone,
 new page, or the same page after a host restart). Tokens leave the server only in the
-``joined`` reply to their own phone. A bot is a client like a phone, with a pseudo-connection
-instead of a socket; it gets exactly the frames a phone in its seat would.
+``joined`` reply to their own phone. A seat link (the host's ``allow_move``) lets another
+device take a held seat once, within :data:`MOVE_LINK_LIFETIME`; links are not journaled.
 """
 
 from __future__ import annotations
 
 import logging
-import random
 import secrets
-from typing import Any
 
 from .. import protocol as p
-from ..engine import Phase, SeatKind, SetConnected, Sit
+from ..engine import Game, Phase, SeatKind, SetConnected, Sit
 from ..engine.game import MAX_NAME_LENGTH
 from ..engine.refusals import Reason, Refusal
 from . import names
-from .botstub import make_bot as make_stub
-from .broadcast import Broadcaster
+from .botseats import Bots
 from .connection import Connection
+from .outbox import Outbox
+from .recorder import Recorder
+from .referee import Referee
 
 log = logging.getLogger("quatro.server")
 
 #: A bot's name, by seat: "Bot Ada", "Bot Bix"…
 BOT_NAMES = ("Ada", "Bix", "Cleo", "Dex", "Eno", "Fay", "Gus", "Hal")
+
+#: How long a host-issued seat link stays usable (seconds of the table clock).
+MOVE_LINK_LIFETIME = 600.0
 
 
 def distinct_name(name: str, others: list[str]) -> str:
@@ -43,164 +46,200 @@ def distinct_name(name: str, others: list[str]) -> str:
     return names.distinct(name, others, MAX_NAME_LENGTH)
 
 
-class Seating(Broadcaster):
-    """Tokens, ``hello`` / ``join`` / ``leave``, and the bots' seats."""
+class Tokens:
+    """The seats' secrets, both ways: :attr:`by_token` (token → seat) and :attr:`by_seat` (seat → token)."""
 
-    tokens: dict[str, int]  # seat token → seat
-    seat_tokens: dict[int, str]  # seat → its token
-    moves: dict[str, tuple[int, float]]  # seat-link token → (seat, expiry); not journaled
-    _make_bot: Any  # (seat, level, rng) -> bot
+    def __init__(self) -> None:
+        self.by_token: dict[str, int] = {}
+        self.by_seat: dict[int, str] = {}
+
+    def issue(self, seat: int, token: str) -> None:
+        """``token`` opens ``seat`` from now on; the seat's old token dies."""
+        old = self.by_seat.pop(seat, None)
+        if old is not None:
+            self.by_token.pop(old, None)
+        self.by_token[token] = seat
+        self.by_seat[seat] = token
+
+    def revoke(self, seat: int) -> bool:
+        """``seat``'s token stops working; whether it had one."""
+        old = self.by_seat.pop(seat, None)
+        if old is None:
+            return False
+        self.by_token.pop(old, None)
+        return True
+
+
+class Seats:
+    """Tokens, seat links, ``hello`` / ``leave``, and seating players and bots."""
+
+    def __init__(
+        self, game: Game, tokens: Tokens, bots: Bots, referee: Referee, recorder: Recorder, outbox: Outbox
+    ) -> None:
+        self.tokens = tokens
+        self.moves: dict[str, tuple[int, float]] = {}  # seat-link token → (seat, expiry); not journaled
+        self._game = game
+        self._bots = bots
+        self._referee = referee
+        self._recorder = recorder
+        self._outbox = outbox
 
     # --- tokens ----------------------------------------------------------------------
 
-    def _seat_token(self, seat: int, token: str | None = None) -> str:
-        """A new secret for ``seat`` (the one given when replaying the journal); the old one dies."""
-        token = token or secrets.token_urlsafe(18)
-        old = self.seat_tokens.pop(seat, None)
-        if old is not None:
-            self.tokens.pop(old, None)
-        self.tokens[token] = seat
-        self.seat_tokens[seat] = token
-        self._record({"token": token, "seat": seat})
+    def has_token(self, seat: int) -> bool:
+        """Whether a phone's token holds ``seat`` (it may be away)."""
+        return seat in self.tokens.by_seat
+
+    def new_token(self, seat: int) -> str:
+        """A new secret for ``seat``; the old one dies."""
+        token = secrets.token_urlsafe(18)
+        self.tokens.issue(seat, token)
+        self._recorder.record({"token": token, "seat": seat})
         return token
 
-    def _revoke(self, seat: int) -> None:
+    def revoke(self, seat: int) -> None:
         """``seat``'s token (and any seat link to it) stops working."""
-        old = self.seat_tokens.pop(seat, None)
-        if old is not None:
-            self.tokens.pop(old, None)
-            self._record({"revoke": seat})
+        if self.tokens.revoke(seat):
+            self._recorder.record({"revoke": seat})
         for t, (s, _) in list(self.moves.items()):
             if s == seat:
                 del self.moves[t]
 
-    def _held(self, seat: int) -> bool:
+    def held(self, seat: int) -> bool:
         """Whether a phone's token or a bot holds ``seat``: then nobody else may ``join`` it."""
-        return seat in self.seat_tokens or self.game.seats[seat].kind is SeatKind.BOT
+        return self.has_token(seat) or self._game.seats[seat].kind is SeatKind.BOT
 
-    def _freed(self) -> list[int]:
+    def freed(self) -> list[int]:
         """The human seats nobody holds the token of (the host freed them): the next phone to ``join`` one
         takes it over, hand and all (R33). Public: an offline seat is not in it (its token still holds it)."""
-        return [s for s, seat in enumerate(self.game.seats) if seat.kind is SeatKind.HUMAN and not self._held(s)]
+        return [s for s, seat in enumerate(self._game.seats) if seat.kind is SeatKind.HUMAN and not self.held(s)]
+
+    def no_such_seat(self, seat: int) -> tuple[Reason, str] | None:
+        """The error for a seat beyond the table, or ``None``."""
+        if seat >= self._game.seat_count:
+            return (Reason.NO_SUCH_SEAT, f"this table has seats 0 to {self._game.seat_count - 1}")
+        return None
+
+    # --- seat links --------------------------------------------------------------------
+
+    def new_link(self, seat: int) -> str:
+        """A seat link for ``seat``: the next device to say ``hello`` with it takes the seat (once)."""
+        link = secrets.token_urlsafe(18)
+        self.moves[link] = (seat, self._referee.now() + MOVE_LINK_LIFETIME)
+        return link
+
+    def is_live_link(self, link: str) -> bool:
+        """Whether ``link`` is a seat link that still works."""
+        move = self.moves.get(link)
+        return move is not None and move[1] >= self._referee.now()
 
     # --- sockets on seats ----------------------------------------------------------------
 
-    def _attached(self, seat: int) -> list[Connection]:
-        return [c for c in self.conns if c.seat == seat and c.kind == "phone" and c.open]
+    def attached(self, seat: int) -> list[Connection]:
+        """The open phone sockets that speak for ``seat``."""
+        return [c for c in self._outbox.sockets if c.seat == seat and c.kind == "phone" and c.open]
 
-    def _detach(self, seat: int, code: p.ErrorCode, message: str, keep: Connection | None = None) -> None:
+    def detach(self, seat: int, code: p.ErrorCode, message: str, keep: Connection | None = None) -> None:
         """Unseat every other socket on ``seat``: they are told why and fall back to the public view."""
-        for other in self._attached(seat):
+        for other in self.attached(seat):
             if other is not keep:
                 other.seat = None
                 other.token = None
-                self._error(other, code, message)
-                self._send_state(other)
+                self._outbox.error(other, code, message)
+                self._outbox.send_state(other)
 
-    def _unseat(self, conn: Connection) -> None:
+    def unseat(self, conn: Connection) -> None:
         """This socket stops speaking for its seat; the seat shows disconnected if no other socket holds it."""
         seat, conn.seat, conn.token = conn.seat, None, None
-        if seat is not None and not self._attached(seat) and seat < self.game.seat_count:
-            self._apply(SetConnected(seat, False))
+        if seat is not None and not self.attached(seat) and seat < self._game.seat_count:
+            self._referee.apply(SetConnected(seat, False))
 
-    def _seat_me(self, conn: Connection, seat: int, token: str, ref: Any) -> None:
+    def seat(self, conn: Connection, seat: int, token: str, ref: object) -> None:
+        """``conn`` speaks for ``seat`` from now on (``joined`` tells it the token)."""
         if conn.seat is not None and conn.seat != seat:
-            self._unseat(conn)  # a socket holds one seat at a time
+            self.unseat(conn)  # a socket holds one seat at a time
         conn.seat, conn.token, conn.greeted = seat, token, True
         # The name as granted: the phone typed "Ana", the seat may be "Ana 2" (distinct_name).
-        self._send(conn, p.Joined(ref, seat, token, self.game.seats[seat].name))
-        if self.game.seats[seat].kind is SeatKind.HUMAN:
-            self._apply(SetConnected(seat, True))
-        self._dirty = True
+        self._outbox.send(conn, p.Joined(ref, seat, token, self._game.seats[seat].name))
+        if self._game.seats[seat].kind is SeatKind.HUMAN:
+            self._referee.apply(SetConnected(seat, True))
+        self._outbox.changed()
 
     # --- phone messages about seats ------------------------------------------------------
 
-    def _hello(self, conn: Connection, msg: p.Hello) -> None:
+    def hello(self, conn: Connection, msg: p.Hello) -> None:
+        """A phone's ``hello``: its seat again (token), a seat moved to it (seat link), or the public view."""
         token = msg.token
         if conn.seat is not None and token == conn.token:
             conn.greeted = True
-            self._send_state(conn)
+            self._outbox.send_state(conn)
             return
         if token is not None:  # an empty token too: a phone whose stored token went empty is told so
-            now = self._now()
+            now = self._referee.now()
             move = self.moves.pop(token, None)
-            if move is not None and move[1] >= now and move[0] < self.game.seat_count:
+            if move is not None and move[1] >= now and move[0] < self._game.seat_count:
                 # A seat link the host allowed (allow_move): this device takes the seat, the old one loses it.
                 moved = move[0]
-                new_token = self._seat_token(moved)
-                self._detach(moved, p.ErrorCode.SEAT_MOVED, "this seat moved to another device", keep=conn)
+                new_token = self.new_token(moved)
+                self.detach(moved, p.ErrorCode.SEAT_MOVED, "this seat moved to another device", keep=conn)
                 log.info("%r: seat %s moved here by seat link", conn, moved)
-                self._seat_me(conn, moved, new_token, msg.id)
+                self.seat(conn, moved, new_token, msg.id)
                 return
-            held = self.tokens.get(token)
-            if held is not None and held < self.game.seat_count:
+            held = self.tokens.by_token.get(token)
+            if held is not None and held < self._game.seat_count:
                 # The token is the seat's secret: whoever holds it is the player (same phone, new page).
-                self._detach(held, p.ErrorCode.SEAT_MOVED, "this seat was opened on another page", keep=conn)
+                self.detach(held, p.ErrorCode.SEAT_MOVED, "this seat was opened on another page", keep=conn)
                 log.info("%r: resumed seat %s", conn, held)
-                self._seat_me(conn, held, token, msg.id)
+                self.seat(conn, held, token, msg.id)
                 return
             conn.greeted = True
-            self._error(
+            self._outbox.error(
                 conn, p.ErrorCode.BAD_TOKEN, "that seat token is not valid here (any more): pick a seat", msg.id
             )
-            self._send_state(conn)
+            self._outbox.send_state(conn)
             return
         if conn.seat is not None:  # hello without token from a seated socket: it gives up its seat view
-            self._unseat(conn)
+            self.unseat(conn)
         conn.greeted = True
-        self._send_state(conn)
+        self._outbox.send_state(conn)
 
-    def _no_such_seat(self, seat: int) -> tuple[Reason, str] | None:
-        if seat >= self.game.seat_count:
-            return (Reason.NO_SUCH_SEAT, f"this table has seats 0 to {self.game.seat_count - 1}")
-        return None
-
-    def _leave(self, conn: Connection, msg: p.Leave) -> None:
+    def leave(self, conn: Connection, msg: p.Leave) -> None:
+        """A phone gives its seat back (lobby only): the seat empties and its token dies."""
         if conn.seat is None:
-            self._error(conn, p.ErrorCode.NOT_SEATED, "you hold no seat", msg.id)
+            self._outbox.error(conn, p.ErrorCode.NOT_SEATED, "you hold no seat", msg.id)
             return
-        if self.game.phase is not Phase.LOBBY:
-            self._error(conn, Reason.WRONG_PHASE, "a seat can only be given back in the lobby", msg.id)
+        if self._game.phase is not Phase.LOBBY:
+            self._outbox.error(conn, Reason.WRONG_PHASE, "a seat can only be given back in the lobby", msg.id)
             return
         seat = conn.seat
-        refusal = self._apply(Sit(seat, SeatKind.EMPTY))
+        refusal = self._referee.apply(Sit(seat, SeatKind.EMPTY))
         if refusal is not None:
-            self._send(conn, p.Refused(refusal, msg.id))
+            self._outbox.send(conn, p.Refused(refusal, msg.id))
             return
-        self._revoke(seat)
-        self._detach(seat, p.ErrorCode.SEAT_FREED, "you left the seat", keep=conn)
+        self.revoke(seat)
+        self.detach(seat, p.ErrorCode.SEAT_FREED, "you left the seat", keep=conn)
         conn.seat, conn.token = None, None
-        self._send(conn, p.Ok(msg.id))
+        self._outbox.send(conn, p.Ok(msg.id))
 
-    # --- bots ----------------------------------------------------------------------------
+    # --- names and bots --------------------------------------------------------------------
 
-    def _distinct_name(self, seat: int, name: str) -> str:
+    def distinct_name(self, seat: int, name: str) -> str:
         """``name`` for ``seat``, numbered if another seat (a bot's too) already has it; the seat's own name
         does not count (a player taking their freed seat back, a bot changing level keep theirs)."""
-        return distinct_name(name, [s.name for i, s in enumerate(self.game.seats) if i != seat])
+        return distinct_name(name, [s.name for i, s in enumerate(self._game.seats) if i != seat])
 
-    def _new_bot(self, seat: int, level: str) -> tuple[str, Any, Connection]:
-        """A bot of ``level`` for ``seat`` and its pseudo-connection (the seat itself is not touched)."""
-        rng = random.Random(f"{self.seed}-bot-{seat}") if self.seed is not None else random.Random()
-        try:
-            bot = self._make_bot(seat, level, rng)
-        except Exception:  # a broken bot package must not leave a seat that never plays
-            log.exception("could not make a %s bot for seat %s: using the stub bot", level, seat)
-            bot = make_stub(seat, level, rng)
-        conn = Connection("bot", None, peer=f"bot-{seat}")
-        conn.seat, conn.greeted = seat, True
-        return (level, bot, conn)
-
-    def _put_bot(self, seat: int, level: str) -> Refusal | None:
-        name = self._distinct_name(seat, f"Bot {BOT_NAMES[seat % len(BOT_NAMES)]}")
-        entry = self._new_bot(seat, level)
-        refusal = self._apply(Sit(seat, SeatKind.BOT, name))
+    def put_bot(self, seat: int, level: str) -> Refusal | None:
+        """A bot of ``level`` sits in ``seat`` (the engine may refuse)."""
+        name = self.distinct_name(seat, f"Bot {BOT_NAMES[seat % len(BOT_NAMES)]}")
+        entry = self._bots.make(seat, level)
+        refusal = self._referee.apply(Sit(seat, SeatKind.BOT, name))
         if refusal is not None:
             return refusal
-        self.bots[seat] = entry
-        self._record({"bot": seat, "level": level})
+        self._bots.sit(seat, entry)
+        self._recorder.record({"bot": seat, "level": level})
         return None
 
-    def _drop_bot(self, seat: int) -> None:
-        del self.bots[seat]
-        self._record({"unbot": seat})
+    def drop_bot(self, seat: int) -> None:
+        """``seat``'s bot leaves it (the engine's seat is the caller's to change)."""
+        self._bots.stand(seat)
+        self._recorder.record({"unbot": seat})

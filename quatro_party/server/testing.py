@@ -45,8 +45,9 @@ class FakeClock:
             self.now += seconds
 
 
-class TestingTable(Table):
-    """A :class:`Table` with the hooks tests need; :class:`LiveServer` builds one (config ``table_class``).
+class TestingTable:
+    """A :class:`Table` with the hooks tests need around it; :class:`LiveServer` builds one (config
+    ``table_class``). Everything else is the table's own (attributes and methods are looked up on it).
 
     ``set_position`` journals the position it lays out as a game snapshot, like a compacted journal does: the
     journal's format knows nothing of tests.
@@ -54,36 +55,51 @@ class TestingTable(Table):
 
     __test__ = False  # not a pytest test class, whatever its name
 
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.table = Table(config)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "table":  # not set yet: no table to look in
+            raise AttributeError(name)
+        return getattr(self.table, name)
+
+    def start(self) -> TestingTable:
+        """Start the table thread; returns this testing table (the app keeps it as its table)."""
+        self.table.start()
+        return self
+
     def set_position(self, text: str) -> None:
         """Lay out the running round's hands and centre (``Game.set_position`` notation,
         e.g. ``"AAAK QQJJ KKTT JJAT | KQT9"``) on the table thread; every socket and bot then gets
         its fresh view. Raises ``ValueError`` outside play, like the engine. Journaled (a resumed
         testing table lays out the same position at the same point)."""
+        table = self.table
 
         def apply() -> None:
-            self.game.set_position(text)
-            self._record({"snapshot": self.game.snapshot()})
-            self._dirty = True
+            table.game.set_position(text)
+            table.recorder.record({"snapshot": table.game.snapshot()})
+            table.outbox.changed()
 
-        self.call(apply)
+        table.call(apply)
 
     def changed(self) -> None:
         """After poking at ``table.game`` inside :meth:`call`, send everyone a fresh view.
 
         Such pokes are not journaled: a table resumed from its journal would not have them."""
-        self.post(setattr, self, "_dirty", True)
+        self.table.post(self.table.outbox.changed)
 
     def close_all(self, code: int = 1001, reason: str = "") -> None:
         """Close every socket (a "network blip"); phones reconnect and resume."""
-        self.call(lambda: self._close_all(code, reason))
+        self.table.call(lambda: self.table.outbox.close_all(code, reason))
 
     def summary(self) -> dict[str, Any]:
         """A public snapshot: the table view plus server-level facts (call via :meth:`call`)."""
+        table = self.table
         return {
-            "view": table_view(self.game, self._now()),
-            "bots": {s: lv for s, (lv, _, _) in self.bots.items()},
-            "connections": len(self.conns),
-            "held": sorted(self.seat_tokens),
+            "view": table_view(table.game, table.clock()),
+            "bots": {s: lv for s, (lv, _, _) in table.bots.items()},
+            "connections": len(table.outbox.sockets),
+            "held": sorted(table.seats.tokens.by_seat),
         }
 
 
@@ -241,7 +257,7 @@ class LiveServer:
         self.port = self.thread.port
         self.public_host = public_host or lan_ip()
         self.join_url = f"http://{self.public_host}:{self.port}/"
-        self.table.call(lambda: setattr(self.table, "join_url", self.join_url))
+        self.table.call(lambda: self.table.host.set_join_url(self.join_url))
         self.clients: list[WsClient] = []
 
     @property

@@ -268,11 +268,11 @@ def test_the_lock_is_kept_across_a_host_restart_and_never_shows_as_a_setting(tmp
         "bot_factory": make_stub,
     }
     table = Table(config)
-    assert table._host_lock(None, True) is None
-    assert table._host_start_game(None) is None
+    assert table.host.lock(True) is None
+    assert table.host.start_game() is None
     table.stop()
     again = Table(config)
-    assert again.resumed and again.locked and "locked" not in again.settings
+    assert again.resumed and again.audience.locked and "locked" not in again.host.settings
     again.stop()
 
 

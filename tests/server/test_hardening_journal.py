@@ -28,10 +28,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _step(table: Table) -> None:
     table._tick()
-    table._flush()
+    table.outbox.flush()
     table._wake_bots()
-    table._flush()
-    table._deliver()
+    table.outbox.flush()
+    table.outbox.deliver()
 
 
 def _fingerprint(table: Table, now: float) -> dict[str, Any]:
@@ -43,7 +43,7 @@ def _fingerprint(table: Table, now: float) -> dict[str, Any]:
         "scores": g.scores(),
         "round": g.round,
         "phase": g.phase,
-        "tokens": dict(table.tokens),
+        "tokens": dict(table.seats.tokens.by_token),
         "bots": {s: level for s, (level, _, _) in table.bots.items()},
     }
 
@@ -51,12 +51,12 @@ def _fingerprint(table: Table, now: float) -> dict[str, Any]:
 def _play(path: Path, seconds: int, seed: int = 5) -> tuple[Table, FakeClock]:
     clock = FakeClock()
     table = Table({"clock": clock, "host_secret": "s", "seed": seed, "journal": path, "bot_factory": make_stub})
-    table._host_start_game(None)  # four stub bots: straight into play
+    table.host.start_game()  # four stub bots: straight into play
     for _ in range(seconds * 2):
         clock.advance(0.5)
         _step(table)
         if table.game.phase.value == "pause":
-            table._host_next_round(None)
+            table.host.next_round()
     return table, clock
 
 
@@ -76,7 +76,7 @@ def test_a_damaged_middle_line_resumes_the_table_up_to_it_and_keeps_the_rest_asi
     reference.parent.mkdir()
     reference.write_text("".join(line + "\n" for line in lines[:cut]))
     ref = Table({"host_secret": "s", "journal": reference, "bot_factory": make_stub})
-    expected = _fingerprint(ref, ref._last_time)
+    expected = _fingerprint(ref, ref.resumed_at)
     ref.stop()
 
     damaged = (
@@ -85,7 +85,7 @@ def test_a_damaged_middle_line_resumes_the_table_up_to_it_and_keeps_the_rest_asi
     path.write_text("".join(line + "\n" for line in damaged))
     resumed = Table({"host_secret": "s", "journal": path, "bot_factory": make_stub})
     assert resumed.resumed is not None and not (tmp_path / "table.jsonl.broken").exists()
-    assert _fingerprint(resumed, resumed._last_time) == expected
+    assert _fingerprint(resumed, resumed.resumed_at) == expected
     rest = (tmp_path / ("table.jsonl" + REST_SUFFIX)).read_text().splitlines()
     assert rest == damaged[cut:]  # nothing written is thrown away
     resumed.stop()
@@ -104,7 +104,7 @@ def test_blank_lines_anywhere_are_skipped(tmp_path):
     assert len(entries) == len(lines) - 1
     resumed = Table({"host_secret": "s", "journal": path, "bot_factory": make_stub})
     assert resumed.resumed is not None
-    got = _fingerprint(resumed, resumed._last_time)
+    got = _fingerprint(resumed, resumed.resumed_at)
     assert got["position"] == expected["position"] and got["round"] == expected["round"]
     resumed.stop()
 
@@ -122,7 +122,7 @@ def test_a_line_whose_time_jumps_is_refused_and_the_table_resumes_before_it(tmp_
     started = time.monotonic()
     resumed = Table({"host_secret": "s", "journal": path, "bot_factory": make_stub})
     took = time.monotonic() - started
-    assert resumed.resumed is not None and resumed._last_time < 1e6
+    assert resumed.resumed is not None and resumed.resumed_at < 1e6
     print(f"resume with a {t!r} line: {took * 1000:.0f} ms")
     resumed.stop()
     assert len(_lines(path)) >= good and json.loads(_lines(path)[good - 1]) == json.loads(lines[good - 1])
@@ -167,16 +167,16 @@ _CHILD = textwrap.dedent(
     clock = FakeClock()
     warnings = []
     table = Table({"clock": clock, "host_secret": "s", "seed": 5, "journal": path, "bot_factory": make_stub})
-    table.journal.on_failure = warnings.append
-    table._host_start_game(None)
+    table.recorder.journal.on_failure = warnings.append
+    table.host.start_game()
     steps = 0
-    while table.journal.failure is None and steps < 20000:
+    while table.recorder.journal.failure is None and steps < 20000:
         clock.advance(0.5)
         _step(table)
         if table.game.phase.value == "pause":
-            table._host_next_round(None)
+            table.host.next_round()
         steps += 1
-    assert table.journal is not None, "the journal was thrown away"
+    assert table.recorder.journal is not None, "the journal was thrown away"
     from quatro_party.server.connection import Connection
     tv = table._public(Connection("screen"))  # what the big screen's next state says
     on_disk = os.path.getsize(path)
@@ -185,8 +185,8 @@ _CHILD = textwrap.dedent(
         clock.advance(0.5)
         _step(table)
         if table.game.phase.value == "pause":
-            table._host_next_round(None)
-    waiting = table.journal.waiting
+            table.host.next_round()
+    waiting = table.recorder.journal.waiting
     # A host killed now restarts from what the disk holds (a copy, on another disk): everything up to the fill.
     import shutil
     copy = os.path.join(sys.argv[3], "table.jsonl")
@@ -200,10 +200,10 @@ _CHILD = textwrap.dedent(
         clock.advance(0.5)
         _step(table)
         if table.game.phase.value == "pause":
-            table._host_next_round(None)
-        if table.journal.failure is None:
+            table.host.next_round()
+        if table.recorder.journal.failure is None:
             break
-    after = table.journal.failure
+    after = table.recorder.journal.failure
     expected = _fingerprint(table, clock())
     now = clock()
     table.stop()
@@ -251,15 +251,15 @@ def test_the_big_screen_is_told_when_the_journal_cannot_be_written(tmp_path):
     table._on_connect(screen)
     first = _send(table, screen, type="hello", host="s", id=1)
     assert first["table"]["warning"] is None and first["table"]["journal_error"] is None
-    real = table.journal._fd
-    table.journal._fd = os.open(os.devnull, os.O_RDONLY)  # the disk refuses every write from now on
+    real = table.recorder.journal._fd
+    table.recorder.journal._fd = os.open(os.devnull, os.O_RDONLY)  # the disk refuses every write from now on
     clock.advance(1.5)
     _step(table)
-    assert table.journal.failure is not None
+    assert table.recorder.journal.failure is not None
     told = [m for m in screen.got if m.get("type") == "state"][-1]["table"]
-    assert told["warning"] == "journal" and told["journal_error"] == table.journal.failure
-    os.close(table.journal._fd)
-    table.journal._fd = real
+    assert told["warning"] == "journal" and told["journal_error"] == table.recorder.journal.failure
+    os.close(table.recorder.journal._fd)
+    table.recorder.journal._fd = real
     clock.advance(1.5)
     _step(table)
     assert [m for m in screen.got if m.get("type") == "state"][-1]["table"]["warning"] is None
@@ -270,7 +270,7 @@ def test_the_journal_is_compacted_at_each_round_end_and_resumes_the_same_table(t
     path = tmp_path / "table.jsonl"
     clock = FakeClock()
     table = Table({"clock": clock, "host_secret": "s", "seed": 5, "journal": path, "bot_factory": make_stub})
-    table._host_start_game(None)
+    table.host.start_game()
     sizes, rounds = [], set()
     for _ in range(4 * 2 * 230):  # four rounds of stub bots (never calling: each round is void after 180 s)
         clock.advance(0.5)
@@ -278,7 +278,7 @@ def test_the_journal_is_compacted_at_each_round_end_and_resumes_the_same_table(t
         if table.game.phase.value == "pause":
             rounds.add(table.game.round)
             sizes.append(path.stat().st_size)
-            table._host_next_round(None)
+            table.host.next_round()
     assert len(rounds) >= 3
     header, entries, _ = read(path)
     assert "snapshot" in entries[0] and sum("snapshot" in e for e in entries) == 1
@@ -288,6 +288,6 @@ def test_the_journal_is_compacted_at_each_round_end_and_resumes_the_same_table(t
     table.stop()
     again = Table({"host_secret": "s", "journal": path, "bot_factory": make_stub})
     assert again.resumed is not None
-    again._check_hold()  # (held for no phone: four bots)
+    again.hold.check()  # (held for no phone: four bots)
     assert _fingerprint(again, now) == expected
     again.stop()

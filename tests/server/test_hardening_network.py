@@ -211,7 +211,7 @@ def test_a_phone_that_stops_reading_is_dropped_even_once_its_buffers_are_full(se
     stuck.sendall(frame(b'{"type": "hello", "token": null}'))
 
     def conn() -> Any:
-        return next((c for c in table.conns if c.kind == "phone" and c.greeted), None)
+        return next((c for c in table.outbox.sockets if c.kind == "phone" and c.greeted), None)
 
     t = time.monotonic()
     while table.call(conn) is None and time.monotonic() - t < 5:

@@ -28,14 +28,14 @@ def _table(path: Path, clock: FakeClock) -> Table:
 
 def _kill(table: Table, path: Path) -> None:
     """As kill -9 would: nothing more is written, the lock goes with the process."""
-    journal = table.journal
+    journal = table.recorder.journal
     assert journal is not None and journal.waiting == 0
     os.close(journal._fd)
     journal._fd = -1
-    table.journal = None
-    if table._journal_lock is not None:
-        table._journal_lock.release()
-        table._journal_lock = None
+    table.recorder.journal = None
+    if table.recorder.journal_lock is not None:
+        table.recorder.journal_lock.release()
+        table.recorder.journal_lock = None
     release(path)
 
 
@@ -107,7 +107,7 @@ def test_kill_during_a_reshuffle_vote_keeps_the_vote_and_its_answers(tmp_path):
     _step(table)
     before = _state(table, table.clock())
     assert before["table"]["reshuffle"]["vote"] is not None
-    tokens = dict(table.seat_tokens)
+    tokens = dict(table.seats.tokens.by_seat)
     _kill(table, path)
 
     again, _, _ = _restart_and_return(path, tokens)
@@ -126,7 +126,7 @@ def test_kill_during_the_sign_phase_keeps_the_picks_and_its_time(tmp_path):
     _step(table)
     before = _state(table, table.clock())
     assert before["table"]["phase"] == "sign" and before["table"]["clock"] == pytest.approx(18.0)
-    tokens = dict(table.seat_tokens)
+    tokens = dict(table.seats.tokens.by_seat)
     _kill(table, path)
 
     again, _, back = _restart_and_return(path, tokens, away=50.0)  # longer than what was left of the phase
@@ -150,7 +150,7 @@ def test_kill_during_the_pause_between_rounds_keeps_its_time(tmp_path):
     clock.advance(4.0)
     _step(table)
     before = _state(table, table.clock())
-    tokens = dict(table.seat_tokens)
+    tokens = dict(table.seats.tokens.by_seat)
     _kill(table, path)
     again, _, _ = _restart_and_return(path, tokens)
     assert _state(again, again.clock()) == before
@@ -161,7 +161,7 @@ def test_phones_that_do_not_come_back_get_the_usual_rules_after_the_grace_period
     path = tmp_path / "table.jsonl"
     table, clock, phones = _four(path)
     _play(table, clock, phones)
-    tokens = dict(table.seat_tokens)
+    tokens = dict(table.seats.tokens.by_seat)
     _kill(table, path)
     clock2 = FakeClock(7.0)
     again = _table(path, clock2)

@@ -164,13 +164,13 @@ def test_a_host_killed_during_a_pause_comes_back_paused_with_its_settings_and_se
     clock = FakeClock()
     config = {"clock": clock, "host_secret": "s", "seed": 4, "journal": tmp_path / "t.jsonl", "bot_factory": make_stub}
     table = TestingTable(config)
-    assert table._host_settings(None, winning_score=4, timer_factor=1.5, language="fr") is None
-    assert table._put_bot(1, "hard") is None
-    assert table._host_lock(None, True) is None
-    assert table._host_start_game(None) is None
+    assert table.host.change_settings(winning_score=4, timer_factor=1.5, language="fr") is None
+    assert table.seats.put_bot(1, "hard") is None
+    assert table.host.lock(True) is None
+    assert table.host.start_game() is None
     clock.advance(3.0)
     table._tick()
-    assert table._host_pause(None) is None
+    assert table.host.pause() is None
     before = table.summary()
     table.stop()  # killed
 
@@ -180,7 +180,7 @@ def test_a_host_killed_during_a_pause_comes_back_paused_with_its_settings_and_se
     assert again.resumed and again.game.paused is not None and again.game.paused.by == "host"
     assert after["view"] == before["view"] and after["bots"] == before["bots"]
     assert after["view"]["house_rules"]["winning_score"] == 4 and after["view"]["timing"]["round_length"] == 270.0
-    assert again.settings["language"] == "fr" and again.locked
+    assert again.host.settings["language"] == "fr" and again.audience.locked
     again.stop()
 
 
@@ -193,8 +193,8 @@ def test_a_restarted_host_holds_its_game_until_the_phones_are_back(tmp_path):
     phone = Connection("phone")
     table._on_connect(phone)
     table._on_message(phone, '{"type": "join", "seat": 2, "name": "Bo"}')
-    token = table.seat_tokens[2]
-    table._host_start_game(None)
+    token = table.seats.tokens.by_seat[2]
+    table.host.start_game()
     clock.advance(31.0)  # Bo never says ready: the round opens on the sign phase's deadline
     table._tick()
     assert table.game.phase.value == "play" and table.game.paused is None

@@ -101,7 +101,7 @@ def test_a_socket_holds_one_seat_at_a_time(live_server):
 
 def _tokens_in(server, clients) -> set[str]:
     """Every seat token the server knows now, and every one a client was ever given."""
-    tokens = set(server.table.call(lambda: list(server.table.tokens)))
+    tokens = set(server.table.call(lambda: list(server.table.seats.tokens.by_token)))
     for c in clients:
         tokens.update(m["token"] for m in c.messages if m.get("type") == "joined")
     return tokens

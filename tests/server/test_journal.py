@@ -203,16 +203,16 @@ def test_a_second_host_cannot_take_the_journal_of_a_running_one(tmp_path):
 def _step(table: Table) -> None:
     """One pass of the table thread's loop (without its queue): deadlines, views, bots."""
     table._tick()
-    table._flush()
+    table.outbox.flush()
     table._wake_bots()
-    table._flush()
-    table._deliver()
+    table.outbox.flush()
+    table.outbox.deliver()
 
 
 def _send(table: Table, conn: FakeSocket, **msg: Any) -> dict[str, Any]:
     before = len(conn.got)
     table._on_message(conn, json.dumps(msg))
-    table._deliver()
+    table.outbox.deliver()
     return conn.got[before] if len(conn.got) > before else {}
 
 
@@ -227,10 +227,10 @@ def _fingerprint(table: Table, now: float) -> dict[str, Any]:
         "phase": g.phase,
         "now": g.now,
         "next_deadline": g.next_deadline(),
-        "tokens": dict(table.tokens),
-        "seat_tokens": dict(table.seat_tokens),
+        "tokens": dict(table.seats.tokens.by_token),
+        "seat_tokens": dict(table.seats.tokens.by_seat),
         "bots": {s: level for s, (level, _, _) in table.bots.items()},
-        "settings": dict(table.settings),
+        "settings": dict(table.host.settings),
     }
 
 
@@ -244,7 +244,7 @@ def test_a_table_resumed_from_its_journal_is_the_same_table_and_its_clock_goes_o
     clock = FakeClock(1000.0)
     config = {"clock": clock, "host_secret": "s", "journal": path}  # no seed: one is drawn and journaled
     table = Table(config)
-    assert table.seed is None and isinstance(read(path)[0]["seed"], int)
+    assert table.bots.seed is None and isinstance(read(path)[0]["seed"], int)
     phone, screen = FakeSocket("phone"), FakeSocket("screen")
     for conn in (phone, screen):
         table._on_connect(conn)
@@ -278,12 +278,13 @@ def test_a_table_resumed_from_its_journal_is_the_same_table_and_its_clock_goes_o
     assert resumed.resumed is not None and f"round {table.game.round}" in resumed.resumed
     assert resumed.clock() == pytest.approx(last + RESUME_EPSILON, abs=1e-9)  # goes on from the last time
     assert resumed.game.paused is not None and resumed.game.paused.by == "restart"  # held for Ana's phone
-    resumed._apply(Resume())  # (the host lifts the hold: Ana's phone is not coming back here)
+    resumed.referee.apply(Resume())  # (the host lifts the hold: Ana's phone is not coming back here)
     after = _fingerprint(resumed, clock())
     assert after.pop("now") >= before.pop("now")
     assert after == before
     assert resumed.bots[1][0] == "easy" and resumed.bots[2][0] == resumed.bots[3][0] == "hard"
-    assert resumed.tokens == table.tokens and resumed.seat_tokens[0] == table.seat_tokens[0]
+    assert resumed.seats.tokens.by_token == table.seats.tokens.by_token
+    assert resumed.seats.tokens.by_seat[0] == table.seats.tokens.by_seat[0]
     clock2.advance(5.0)
     assert resumed.clock() == pytest.approx(last + RESUME_EPSILON + 5.0, abs=1e-9)
 
@@ -307,7 +308,7 @@ def test_a_table_still_in_its_lobby_is_not_resumed_and_the_hosts_options_win(tmp
     assert _send(table, phone, type="join", seat=0, name="Ana", id=1)["type"] == "joined"
     table.stop()  # the first host is gone
     again = Table({"clock": clock, "host_secret": "s", "journal": path, "seats": 6})
-    assert again.resumed is None and again.game.seat_count == 6 and not again.tokens
+    assert again.resumed is None and again.game.seat_count == 6 and not again.seats.tokens.by_token
     assert (tmp_path / "table.jsonl.old").exists() and read(path)[0]["seats"] == 6
 
 
@@ -319,7 +320,7 @@ def test_the_resumed_journal_goes_on_and_a_human_seat_waits_for_its_phone(tmp_pa
     phone = FakeSocket("phone")
     table._on_connect(phone)
     _send(table, phone, type="join", seat=3, name="Bo", id=1)
-    table._host_start_game(None)
+    table.host.start_game()
     clock.advance(31.0)  # Bo never says ready: the round opens on the sign phase's deadline
     _step(table)
     assert table.game.phase.value == "play" and table.game.seats[3].connected
@@ -331,7 +332,7 @@ def test_the_resumed_journal_goes_on_and_a_human_seat_waits_for_its_phone(tmp_pa
     assert not second.game.seats[3].connected  # no device yet: R33, the seat waits
     back = FakeSocket("phone")
     second._on_connect(back)
-    joined = _send(second, back, type="hello", token=table.seat_tokens[3], id=1)
+    joined = _send(second, back, type="hello", token=table.seats.tokens.by_seat[3], id=1)
     assert joined["type"] == "joined" and joined["seat"] == 3 and second.game.seats[3].connected
     clock.advance(1.0)
     _step(second)
@@ -340,7 +341,7 @@ def test_the_resumed_journal_goes_on_and_a_human_seat_waits_for_its_phone(tmp_pa
 
     third = Table(config)  # the second run's lines were appended to the same journal
     assert third.resumed and third.game.paused is not None  # held again, for Bo's phone
-    third._apply(Resume())
+    third.referee.apply(Resume())
     a, b = _fingerprint(third, clock()), _fingerprint(second, clock())
     assert a.pop("now") == pytest.approx(b.pop("now"), abs=1e-5) and a == b  # (a restart's epsilon apart)
     third.stop()
@@ -359,7 +360,7 @@ def test_set_position_is_journaled_and_laid_out_again(tmp_path):
     }
     table = Table(config).start()
     try:
-        table.call(lambda: table._host_start_game(None))
+        table.call(lambda: table.host.start_game())
         clock.advance(3.5)  # past the sign phase
         table.poke()
         assert table.call(lambda: table.game.phase.value) == "play"
@@ -374,7 +375,7 @@ def test_set_position_is_journaled_and_laid_out_again(tmp_path):
 def _played_journal(path: Path) -> None:
     clock = FakeClock()
     table = Table({"clock": clock, "host_secret": "s", "seed": 5, "journal": path, "bot_factory": make_stub})
-    table._host_start_game(None)  # four bots: straight into play
+    table.host.start_game()  # four bots: straight into play
     for _ in range(170):  # stub bots never call: the round is still on (void after 180 s, then compacted)
         clock.advance(1.0)
         _step(table)

@@ -56,11 +56,11 @@ def test_table_thread_sleeps_until_the_next_deadline_without_polling():
     clock = FakeClock()
     table = Table({"clock": clock, "host_secret": "s", "seed": 1})
     assert table._sleep_for() is None  # lobby, no bot: block until a message comes
-    table._put_bot(0, "easy")
+    table.seats.put_bot(0, "easy")
     for seat in (1, 2, 3):
-        table._put_bot(seat, "easy")
-    table._host_start_game(None)
-    table._flush()
+        table.seats.put_bot(seat, "easy")
+    table.host.start_game()
+    table.outbox.flush()
     wake = table._sleep_for()
     assert wake is not None and 0 < wake <= 180.0
 
@@ -70,7 +70,7 @@ def test_every_server_socket_has_tcp_nodelay(live_server):
     live_server.phone()
 
     def flags() -> list[int]:
-        return [c.ws.sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) for c in live_server.table.conns]
+        return [c.ws.sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) for c in live_server.table.outbox.sockets]
 
     values = live_server.table.call(flags)
     assert len(values) == 2 and all(values)
@@ -93,7 +93,7 @@ def test_a_phone_that_stops_reading_never_stalls_the_table(live_server_factory):
     screen.wait_state(lambda v: v["seats"][0]["name"] == "Stuck")
 
     def shrink() -> None:  # and a small send buffer on our side, so it fills in a few frames
-        for c in server.table.conns:
+        for c in server.table.outbox.sockets:
             if c.kind == "phone":
                 c.ws.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
 
@@ -248,7 +248,7 @@ def test_a_broken_bot_never_stops_the_table(live_server_factory):
     assert ana.act("ready")["type"] == "ok"
     view = ana.wait_state(lambda v: v["phase"] == "play")
     assert ana.act("swap", card=view["you"]["hand"][0]["id"], place=0, expected=view["centre"][0]["id"])["type"] == "ok"
-    assert server.table._thread.is_alive()
+    assert server.table.actor.is_alive()
 
 
 def test_scheduler_emits_every_5_s_and_ends_silent_votes_r18_r28(live_server_factory):
@@ -341,17 +341,17 @@ def test_the_view_encoding_that_reuses_unchanged_parts_is_byte_identical_over_a_
 
     clock = FakeClock()
     table = Table({"clock": clock, "host_secret": "s", "seed": 9, "seats": 6, "bot_factory": make_bot})
-    table._host_start_game(None)
+    table.host.start_game()
     seen = set()
     for _ in range(1500):
         clock.advance(0.5)
         table._tick()
         table._wake_bots()
-        view = table._builder().table_view(clock())
-        assert table._encode_view(view) == json_text(view)
+        view = table.frames.views.table_view(clock())
+        assert table.frames.encode_view(view) == json_text(view)
         seen.add(view["phase"])
         if view["phase"] == "pause":
-            table._host_next_round(None)
+            table.host.next_round()
     assert {"play", "pause"} <= seen
 
 
@@ -370,20 +370,20 @@ def test_a_seats_private_part_encoded_again_only_on_change_is_byte_identical_ove
     def step() -> None:  # as the actor's loop runs (its thread is not started here): tick, views, bots, views
         clock.advance(0.25)
         table._tick()
-        table._flush()
+        table.outbox.flush()
         table._wake_bots()
-        table._flush()
-        now = table._now()
+        table.outbox.flush()
+        now = table.clock()
         for seat in range(table.game.seat_count):
-            before = table._you_texts.get(seat)
-            text = table._you_text(seat, now)
+            before = table.frames._you_texts.get(seat)
+            text = table.frames.you_text(seat, now)
             assert text == json_text(you_view(table.game, seat, now)), seat
             counts["reused" if before is not None and before[2] is text else "encoded"] += 1
         seen.add(table.game.phase.value)
         if table.game.phase.value == "pause":
-            table._host_next_round(None)
+            table.host.next_round()
 
-    table._host_start_game(None)
+    table.host.start_game()
     for _ in range(1200):
         step()
     assert {"play", "pause"} <= seen
