@@ -223,7 +223,7 @@ def test_a_table_an_old_host_is_still_running_stays_where_it_is(home):
 def test_an_upgraded_host_resumes_the_table_of_the_old_folder(tmp_path):
     old = tmp_path / "home" / ".config" / "quatro-party" / "table.jsonl"
     table = Table({"clock": FakeClock(), "host_secret": "s", "seed": 5, "journal": old, "bot_factory": make_stub})
-    table._host_start_game(None)  # four bots: a game in play
+    table.host.start_game()  # four bots: a game in play
     table.stop()
     env = clean_env(tmp_path / "home", PYTHONPATH=str(ROOT))
     proc = subprocess.Popen(

@@ -28,7 +28,7 @@ def _evening(path: Path, seconds: float, pause_at_round_end: bool = False) -> tu
     phone = FakeSocket("phone")
     table._on_connect(phone)
     assert _send(table, phone, type="join", seat=3, name="Bo", id=1)["type"] == "joined"
-    table._host_start_game(None)
+    table.host.start_game()
     for _ in range(int(seconds * 2)):
         clock.advance(0.5)
         _step(table)
@@ -47,7 +47,7 @@ def _resumed(path: Path, clock: FakeClock) -> Table:
 def _assert_same(again: Table, expected: dict[str, object], clock: FakeClock) -> None:
     """The resumed table is the one that stopped (once the host lifts the restart's hold: Bo's phone is away)."""
     if again.game.paused is not None:
-        again._apply(Resume())
+        again.referee.apply(Resume())
     got = _fingerprint(again, clock())
     assert got.pop("now") == pytest.approx(expected.pop("now"), abs=1e-5)
     assert got == expected
@@ -64,7 +64,7 @@ def test_a_journal_written_where_the_c_runtime_translates_newlines_still_replays
     assert b"\r" not in path.read_bytes()  # written in binary mode
     assert not windows.text_fds and not (tmp_path / "table.jsonl.broken").exists()
     second = _resumed(path, clock)
-    assert second.game.position() == table.game.position() and second.seat_tokens == table.seat_tokens
+    assert second.game.position() == table.game.position() and second.seats.tokens.by_seat == table.seats.tokens.by_seat
     clock.advance(2.0)
     _step(second)
     second.stop()
@@ -105,7 +105,7 @@ def test_the_journal_is_compacted_where_an_open_file_cannot_be_renamed_over(tmp_
     assert not (tmp_path / ("table.jsonl" + COMPACTED_SUFFIX)).exists()
     assert not (tmp_path / "table.jsonl.tmp").exists()
     assert bool(windows.refused) == held_elsewhere  # with our handle closed first, nothing was refused
-    table._host_next_round(None)
+    table.host.next_round()
     for _ in range(20):
         clock.advance(0.5)
         _step(table)
@@ -148,7 +148,7 @@ def test_a_second_host_is_refused_through_the_librarys_lock(tmp_path):
     other.acquire()
     try:
         table = Table({"host_secret": "s", "journal": path, "bot_factory": make_stub})
-        assert table.journal is None and not path.exists()  # this table keeps none, the other's is untouched
+        assert table.recorder.journal is None and not path.exists()  # this table keeps none, the other's is untouched
         table.stop()
     finally:
         other.release()

@@ -25,7 +25,7 @@ SERVER = Path(__file__).resolve().parents[2] / "quatro_party" / "server"
 MAX_ATTRIBUTES = 15
 #: Classes allowed more for now, each at most its present count: the socket guard keeps one socket's budgets,
 #: timers and flags together; splitting it belongs with the guard's own hardening.
-CEILINGS = {("guard.py", "GuardedSocket"): 18}
+CEILINGS = {("guard.py", "GuardedSocket"): 21}
 
 
 def _classes(tree: ast.Module) -> list[ast.ClassDef]:
