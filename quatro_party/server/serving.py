@@ -7,11 +7,11 @@ The listening socket is made by :func:`listen`, not by Werkzeug: Werkzeug report
 printing its own message and calling ``sys.exit(1)``, which the launcher could not turn into its own.
 
 Werkzeug's dev server has no header timeout, no connection cap and no idea of a WebSocket's cost, so
-:class:`GuardedServer` and :class:`GuardedHandler` add them (see :mod:`.guard`):
+:class:`GuardedServer` and :class:`GuardedHandler` add them (see :mod:`.guard` and :mod:`.door`):
 
 * connections are counted per peer address at ``accept``, before a thread is made for them; a peer over
   its cap, or banned for flooding, is closed at once; when the guests hold every place, the connection that
-  proved least makes room (:class:`~.guard.Peers`), and the host machine's own are never counted;
+  proved least makes room (:class:`~.door.Peers`), and the host machine's own are never counted;
 * a refusal is logged once per address, at INFO (a flood of refusals must not flood the terminal);
 * the request line and headers must arrive within :attr:`~.guard.Limits.header_timeout` seconds;
 * a WebSocket's socket is a :class:`~.guard.GuardedSocket` (bytes and frames charged before wsproto parses
@@ -36,7 +36,8 @@ from flask import Flask
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
 from .app import table_of
-from .guard import TRUSTED_PEERS, Clock, GuardedSocket, Limits, Peers, Ticket, Watchdog
+from .door import Peers, Ticket, Watchdog
+from .guard import TRUSTED_PEERS, Clock, GuardedSocket, Limits
 from .origin import SECURITY_HEADERS
 
 log = logging.getLogger("quatro.server")
@@ -290,7 +291,7 @@ class ServerThread:
         trusted: frozenset[str] = TRUSTED_PEERS,
     ) -> None:
         self.app = app
-        # Pings are ours (guard.Watchdog, monotonic, never blocked by a full send buffer), not simple-websocket's.
+        # Pings are ours (door.Watchdog, monotonic, never blocked by a full send buffer), not simple-websocket's.
         options = app.config.setdefault("SOCK_SERVER_OPTIONS", {})
         interval = app.config.setdefault("QUATRO_PING_INTERVAL", options.get("ping_interval"))
         options["ping_interval"] = None

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from quatro_party.server.guard import GuardedSocket, Limits, Peers, Ticket, Watchdog
+from quatro_party.server.door import Peers, Ticket, Watchdog
+from quatro_party.server.guard import GuardedSocket, Limits
 from quatro_party.server.testing import FakeClock
 
 

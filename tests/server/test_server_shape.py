@@ -23,9 +23,6 @@ from quatro_party.server.host import ACTIONS
 SERVER = Path(__file__).resolve().parents[2] / "quatro_party" / "server"
 #: The most attributes one server object may set.
 MAX_ATTRIBUTES = 15
-#: Classes allowed more for now, each at most its present count: the socket guard keeps one socket's budgets,
-#: timers and flags together; splitting it belongs with the guard's own hardening.
-CEILINGS = {("guard.py", "GuardedSocket"): 21}
 
 
 def _classes(tree: ast.Module) -> list[ast.ClassDef]:
@@ -92,9 +89,8 @@ def shape_problems(sources: dict[str, str]) -> list[str]:
             if _raises_not_implemented(cls):
                 problems.append(f"{name}: {cls.name} declares a hook (raise NotImplementedError)")
             count = 0 if _frozen_dataclass(cls) else len(_attributes(cls))
-            most = CEILINGS.get((name, cls.name), MAX_ATTRIBUTES)
-            if count > most:
-                problems.append(f"{name}: {cls.name} sets {count} attributes (at most {most})")
+            if count > MAX_ATTRIBUTES:
+                problems.append(f"{name}: {cls.name} sets {count} attributes (at most {MAX_ATTRIBUTES})")
     return problems
 
 
