@@ -36,7 +36,7 @@ APP_NAME = "quatro-party"
 #: Server modules whose records are about one socket (a phone came, went, flooded, got stuck): the log file
 #: keeps them; the terminal shows them only with ``--verbose``, so that the QR code stays in view.
 CONNECTION_MODULES = frozenset(
-    {"connection", "guard", "routes", "serving", "table", "seats", "audience", "broadcast", "host"}
+    {"connection", "guard", "door", "routes", "serving", "table", "seats", "audience", "outbox", "host"}
 )
 
 
