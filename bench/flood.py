@@ -24,7 +24,7 @@ own and is not capped per address).
   phone takes to connect and get its first state meanwhile and after (target < 1 s).
 * **doors**: a lobby with one seated phone (from a guest address) and the big screen; ``--idle`` sockets from
   ``--addresses`` guest addresses (12 at most each) that never say hello, answer nothing, send a pong of their
-  own every 4 s, and open again whenever they are closed, for 14 s: the door is full. Once all are open, the
+  own every 4 s, and open again whenever they are closed, for 14 s once all are open: the door is full. Then the
   time for a new phone from another address to join a seat, for the big screen from 127.0.0.1 to connect and get
   its state (and ``GET /screen``), and for the seated phone, dropped, to get its seat back (target < 1 s each),
   beside the same times before the attack. Then ``--deaf`` sockets that say hello, never read, and send a pong
@@ -216,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
         a = r["attack"]
         print(
             f"doors: {args.idle} idle sockets from {args.addresses} addresses, opening again when closed "
-            f"for 14 s ({a['opened']} opened, {a['closed_by_host']} closed by the host for never saying hello, "
+            f"for 14 s once full ({a['opened']} opened, {a['closed_by_host']} closed by the host for never saying "
+            f"hello, "
             f"{a['refused']} refused at the door; {r['open_then']} open when measured)"
         )
         for what in ("new_phone", "tv", "tv_page", "seated_back"):
