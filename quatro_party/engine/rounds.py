@@ -41,14 +41,15 @@ def clear_round(game: Game) -> None:
 
 
 def open_sign_phase(game: Game, events: list[ev.Event]) -> None:
-    """R8: a new round's sign phase; last round's signs become the ones a team may not pick (R10)."""
+    """R8: a new round's sign phase; last round's signs become the ones a team may not pick (R10). R11: a
+    game's first sign phase lasts longer (newcomers read what a sign is before they pick one)."""
     game.round += 1
     for t in game.teams:
         t.last_sign = t.sign if t.sign is not None else t.last_sign
         t.sign = None
         t.random_sign = False
     clear_round(game)
-    game._enter(Phase.SIGN, game.timing.sign_phase)
+    game._enter(Phase.SIGN, game.timing.first_sign_phase if game.round == 1 else game.timing.sign_phase)
     events.append(ev.SignPhaseOpened(game.round))
     open_if_all_ready(game, events)
 

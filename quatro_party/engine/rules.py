@@ -83,6 +83,7 @@ class Timing:
     """
 
     sign_phase: float = 30.0  # R11: the sign phase ends after this at the latest
+    first_sign_phase: float = 60.0  # R11: the same, in a game's first round (time to read what a sign is)
     swap_cooldown: float = 2.0  # R15: after a successful exchange
     channel_cooldown: float = 2.0  # R21: between two channel changes
     emission_period: float = 5.0  # R18: a channel emits at most this often

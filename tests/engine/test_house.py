@@ -88,7 +88,7 @@ def test_relaxed_timers_scale_every_duration():
     assert view["timing"]["round_length"] == 360.0 and view["timing"]["swap_cooldown"] == 4.0
     assert view["house_rules"]["changed"] == ["timer_factor"]
     ok(game.apply(StartGame(), 0.0))
-    assert table_view(game, 0.0)["clock"] == 60.0  # the sign phase: 30 s × 2
+    assert table_view(game, 0.0)["clock"] == 120.0  # a game's first sign phase: 60 s × 2
     ok(game.apply(EndGame(), 1.0))
     ok(game.apply(Settings(timer_factor=1.5, winning_score=5), 2.0))  # also after a game
     assert game.timing == Timing().scaled(1.5) and table_view(game, 2.0)["house_rules"]["changed"] == ["timer_factor"]
@@ -143,7 +143,7 @@ def test_a_practice_round_scores_nothing_then_the_lobby_and_a_game_from_0_0():
     out = ok(game.apply(StartPractice(), 0.0))
     assert kinds_of(out.events)[:2] == ["practice_started", "sign_phase_opened"]
     view = table_view(game, 0.0)
-    assert view["practice"] is True and view["clock"] == 45.0  # the sign phase at × 1.5
+    assert view["practice"] is True and view["clock"] == 90.0  # the first sign phase at × 1.5
     assert view["timing"]["round_length"] == 270.0
     for seat in (0, 1):
         ok(game.apply(Ready(seat), 1.0))
@@ -158,7 +158,7 @@ def test_a_practice_round_scores_nothing_then_the_lobby_and_a_game_from_0_0():
     view = table_view(game, 47.0)
     assert game.phase is Phase.LOBBY and view["practice"] is False and view["timing"]["round_length"] == 180.0
     ok(game.apply(StartGame(), 50.0))
-    assert game.round == 1 and game.scores() == (0, 0) and table_view(game, 50.0)["clock"] == 30.0
+    assert game.round == 1 and game.scores() == (0, 0) and table_view(game, 50.0)["clock"] == 60.0
     assert all(t.last_sign is None for t in game.teams)  # the practice's signs are not "last round's" (R10)
 
 

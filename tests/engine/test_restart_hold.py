@@ -108,7 +108,7 @@ def test_r11_a_restart_during_the_sign_phase_keeps_the_picks_and_gives_no_random
     assert game.phase is Phase.SIGN and all(not t.random_sign for t in game.teams)
     table.game.tick(4.0)
     assert _state(game) == _state(table.game)
-    assert seat_view(game, 1, 500.0)["clock"] == seat_view(table.game, 1, 4.0)["clock"] == 26.0
+    assert seat_view(game, 1, 500.0)["clock"] == seat_view(table.game, 1, 4.0)["clock"] == 56.0
     refused(game.apply(PickSign(0, "🚀"), 501.0), Reason.SIGN_ALREADY_FIXED)  # the pick survived
     ok(game.apply(PickSign(1, "🚀"), 501.0))  # and the other team may still pick
 

@@ -8,6 +8,8 @@ from quatro_party.engine import (
     SIGNS,
     CallQuatro,
     ChooseEmoji,
+    EndGame,
+    NewGame,
     Phase,
     PickSign,
     Ready,
@@ -15,15 +17,18 @@ from quatro_party.engine import (
     SeatKind,
     SetConnected,
     Sit,
+    StartGame,
     StartNextRound,
+    StartPractice,
     Swap,
     TakeChannel,
     seat_view,
     table_view,
 )
 from quatro_party.engine import events as ev
+from quatro_party.engine.rules import PRACTICE_TIMER_FACTOR
 
-from .scenario import fingerprint, kinds_of, ok, playing, refused, sign_phase
+from .scenario import fingerprint, kinds_of, lobby, ok, playing, refused, sign_phase
 
 
 def _text(view) -> str:
@@ -107,7 +112,7 @@ def test_r10_a_random_sign_never_repeats_last_rounds_either():
 
 def test_r11_the_round_opens_when_every_connected_human_is_ready():
     game = sign_phase(4, "HHBB")
-    assert game.next_deadline() == 30.0
+    assert game.next_deadline() == 60.0  # a game's first sign phase
     out = ok(game.apply(Ready(0), 3.0))
     assert kinds_of(out.events) == ["player_ready"] and game.phase is Phase.SIGN
     refused(game.apply(Ready(0), 3.5), Reason.ALREADY_READY)
@@ -117,13 +122,30 @@ def test_r11_the_round_opens_when_every_connected_human_is_ready():
     assert "round_opened" in kinds_of(out.events) and "dealt" in kinds_of(out.events)
 
 
-def test_r11_the_round_opens_after_30_seconds_at_the_latest():
+def test_r11_the_round_opens_after_60_seconds_in_a_games_first_round_30_in_the_next_ones():
     game = sign_phase(4, "HHHH", now=100.0)
+    assert table_view(game, 100.0)["timing"]["first_sign_phase"] == 60.0
     ok(game.apply(Ready(0), 101.0))
-    assert game.tick(129.999).events == () and game.phase is Phase.SIGN
-    out = game.tick(130.0)
-    assert game.phase is Phase.PLAY and game.round_opened_at == 130.0
+    assert game.tick(159.999).events == () and game.phase is Phase.SIGN  # newcomers read what a sign is
+    out = game.tick(160.0)
+    assert game.phase is Phase.PLAY and game.round_opened_at == 160.0
     assert "round_opened" in kinds_of(out.events)
+    _next_sign_phase(game, 170.0)
+    assert game.round == 2 and table_view(game, 170.0)["clock"] == 30.0
+    assert game.tick(199.999).events == () and game.phase is Phase.SIGN
+    game.tick(200.0)
+    assert game.phase is Phase.PLAY
+
+
+def test_r11_the_first_sign_phase_of_a_new_game_and_of_a_practice_round_lasts_60_seconds_too():
+    game = sign_phase(4, "HHBB")
+    ok(game.apply(EndGame(), 1.0))
+    ok(game.apply(NewGame(), 2.0))
+    ok(game.apply(StartGame(), 3.0))
+    assert game.round == 1 and table_view(game, 3.0)["clock"] == 60.0
+    practice = lobby(4, "HHBB")
+    ok(practice.apply(StartPractice(), 0.0))
+    assert table_view(practice, 0.0)["clock"] == 60.0 * PRACTICE_TIMER_FACTOR
 
 
 def test_r11_disconnected_players_are_not_waited_for():
@@ -151,13 +173,13 @@ def test_r11_an_all_bot_table_opens_at_once():
 def test_r12_a_team_without_a_sign_gets_a_random_one_and_only_the_team_learns_which():
     game = sign_phase(4)
     ok(game.apply(PickSign(0, "🎸"), 1.0))
-    out = game.tick(30.0)
+    out = game.tick(60.0)
     given = [e for e in out.events if isinstance(e, ev.RandomSignGiven)]
     assert [e.team for e in given] == [1]
     assert given[0].to_json() == {"type": "random_sign_given", "team": 1}
     assert game.teams[0].sign == "🎸" and game.teams[1].sign in SIGNS
-    assert seat_view(game, 3, 30.0)["you"]["sign"] == game.teams[1].sign
-    assert [t["random_sign"] for t in table_view(game, 30.0)["teams"]] == [False, True]
+    assert seat_view(game, 3, 60.0)["you"]["sign"] == game.teams[1].sign
+    assert [t["random_sign"] for t in table_view(game, 60.0)["teams"]] == [False, True]
 
 
 def test_r13_no_cards_before_the_round_opens_and_no_play_in_the_sign_phase():

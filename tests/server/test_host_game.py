@@ -195,7 +195,7 @@ def test_a_restarted_host_holds_its_game_until_the_phones_are_back(tmp_path):
     table._on_message(phone, '{"type": "join", "seat": 2, "name": "Bo"}')
     token = table.seats.tokens.by_seat[2]
     table.host.start_game()
-    clock.advance(31.0)  # Bo never says ready: the round opens on the sign phase's deadline
+    clock.advance(61.0)  # Bo never says ready: the round opens on the (first) sign phase's deadline
     table._tick()
     assert table.game.phase.value == "play" and table.game.paused is None
     left = table.summary()["view"]["clock"]

@@ -321,7 +321,7 @@ def test_the_resumed_journal_goes_on_and_a_human_seat_waits_for_its_phone(tmp_pa
     table._on_connect(phone)
     _send(table, phone, type="join", seat=3, name="Bo", id=1)
     table.host.start_game()
-    clock.advance(31.0)  # Bo never says ready: the round opens on the sign phase's deadline
+    clock.advance(61.0)  # Bo never says ready: the round opens on the (first) sign phase's deadline
     _step(table)
     assert table.game.phase.value == "play" and table.game.seats[3].connected
     table.stop()  # the host died with the phone still connected

@@ -34,12 +34,12 @@ def test_scheduler_drives_every_deadline_with_an_injected_clock(live_server_fact
     """R11 sign-phase timeout, R32 void round and pause, all by moving the clock, not by waiting."""
     clock, server, screen, phones = _four_phones_started(live_server_factory)
     view = screen.wait_state(lambda v: v["phase"] == "sign")
-    assert view["clock"] == 30.0
-    clock.advance(29.9)
+    assert view["clock"] == 60.0  # a game's first sign phase
+    clock.advance(59.9)
     server.table.poke()
     assert server.summary()["view"]["phase"] == "sign"  # not yet (nothing changed, so nothing was sent)
     clock.advance(0.2)
-    server.table.poke()  # R11: nobody said ready, the round opens after 30 s anyway; R12 random signs
+    server.table.poke()  # R11: nobody said ready, the round opens after 60 s anyway; R12 random signs
     view = screen.wait_state(lambda v: v["phase"] == "play")
     assert all(t["random_sign"] for t in view["teams"])
     assert view["clock"] == 179.9  # the round opened at the deadline, 0.1 s ago
@@ -49,7 +49,8 @@ def test_scheduler_drives_every_deadline_with_an_injected_clock(live_server_fact
     assert view["result"]["end"] == "void" and view["clock"] == 30.0
     clock.advance(30.0)
     server.table.poke()
-    assert screen.wait_state(lambda v: v["phase"] == "sign")["round"] == 2
+    view = screen.wait_state(lambda v: v["phase"] == "sign")
+    assert view["round"] == 2 and view["clock"] == 30.0  # the next ones: 30 s
 
 
 def test_table_thread_sleeps_until_the_next_deadline_without_polling():
