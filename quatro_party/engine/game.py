@@ -90,19 +90,8 @@ from .rules import (
 )
 from .state import SLACK, Moment, Outcome, Paused, Phase, RoundEnd, RoundResult, SeatState, TeamState, Vote
 
-__all__ = [
-    "ADMISSION",
-    "MAX_NAME_LENGTH",
-    "Game",
-    "Outcome",
-    "Phase",
-    "RoundEnd",
-    "RoundResult",
-    "SeatState",
-    "TeamState",
-    "Vote",
-    "accepted_in",
-]
+__all__ = ["ADMISSION", "MAX_NAME_LENGTH", "Game", "Outcome", "Phase", "RoundEnd", "RoundResult", "SeatState"]
+__all__ += ["TeamState", "Vote", "accepted_in"]
 
 #: A rule's handler: carries out the command and returns ``None``, or returns its Refusal having changed nothing.
 Handler = Callable[["Game", Any, list[ev.Event]], Refusal | None]
@@ -213,6 +202,7 @@ class Game:
         self.result: RoundResult | None = None
         self.results: list[RoundResult] = []  # this game's ended rounds, for the recap and the awards
         self.winners: tuple[int, ...] = ()
+        self.ended_by: str | None = None  # at game over: "score" (R34) or "host" (the host ended it)
         # The caller's time of the command being applied (a Resume needs it: the game's clock stood still).
         self._called_at = float("-inf")
         # The next thing due, always equal to ``_earliest()``, kept up to date by every change of the

@@ -145,7 +145,7 @@ def end_game(game: Game, c: EndGame, events: list[ev.Event]) -> Refusal | None:
     if game.vote is not None:
         votes.end_vote(game, False, "round_over", events)
     rounds.clear_round(game)  # a round not yet ended is dropped, never revealed (R39)
-    rounds.game_over(game, events)
+    rounds.game_over(game, events, by="host")
     return None
 
 

@@ -116,6 +116,8 @@ def end_round(
         story=tuple(game.record),
         length=round(game.now - opened, 3),
         practice=game.practice,
+        names=tuple(s.name for s in game.seats),
+        kinds=tuple(s.kind.value for s in game.seats),
     )
     game.results.append(game.result)
     events.append(ev.RoundEnded(game.result))
@@ -126,11 +128,13 @@ def end_round(
         events.append(ev.PauseOpened(game.timing.pause_length))
 
 
-def game_over(game: Game, events: list[ev.Event]) -> None:
-    """R34–R35: the game is over; the teams with the best score win together (none while it is 0)."""
+def game_over(game: Game, events: list[ev.Event], by: str = "score") -> None:
+    """R34–R35: the game is over; the teams with the best score win together (none while it is 0). ``by`` says
+    why: ``"score"`` (a team reached the winning score) or ``"host"`` (the host ended it)."""
     scores = game.scores()
     best = max(scores)
     game._enter(Phase.OVER)
+    game.ended_by = by
     game.winners = tuple(t for t, score in enumerate(scores) if score == best) if best > 0 else ()
     events.append(ev.GameOver(game.winners, scores))
 
@@ -162,7 +166,7 @@ def back_to_lobby(game: Game, events: list[ev.Event]) -> None:
     game.round = 0
     game.teams = [TeamState() for _ in range(game.team_count)]
     clear_round(game)
-    game.result, game.results, game.winners = None, [], ()
+    game.result, game.results, game.winners, game.ended_by = None, [], (), None
     game.round_opened_at = game.last_vote_end = None
     game.practice = False
     game._pace(game.timer_factor)

@@ -55,6 +55,8 @@ def _result(r: RoundResult) -> dict[str, Any]:
         "story": [list(m) for m in r.story],
         "length": r.length,
         "practice": r.practice,
+        "names": list(r.names),
+        "kinds": list(r.kinds),
     }
 
 
@@ -103,6 +105,7 @@ def snapshot(game: Game) -> dict[str, Any]:
         "result": None if game.result is None else _result(game.result),
         "results": [_result(r) for r in game.results],
         "winners": list(game.winners),
+        "ended_by": game.ended_by,
     }
 
 
@@ -151,6 +154,8 @@ def _restore(data: dict[str, Any]) -> Game:
             story=tuple(Moment(*m) for m in r["story"]),
             length=r["length"],
             practice=r["practice"],
+            names=tuple(r.get("names", ())),  # a snapshot from before rounds kept their players' names
+            kinds=tuple(r.get("kinds", ())),
         )
 
     game.phase = Phase(data["phase"])
@@ -198,6 +203,7 @@ def _restore(data: dict[str, Any]) -> Game:
         )
     )
     game.winners = tuple(data["winners"])
+    game.ended_by = data.get("ended_by")
     if len(game.seats) != seat_count or len(game.teams) != game.team_count:
         raise ValueError("a snapshot's seats and teams must match its seat count")
     game._reschedule()

@@ -81,7 +81,9 @@ class RoundResult:
     ``hands`` is indexed by seat, ``signs`` by team; ``carres`` lists the seats that held a carré at
     the end. For a Quatro, ``target`` is the partner whose hand was judged; for a Contre it is the
     accused team. ``story`` is the round's record (:class:`Moment`\\ s in time order); ``length`` the
-    seconds of play the round lasted; ``practice`` marks a practice round (it scored nothing).
+    seconds of play the round lasted; ``practice`` marks a practice round (it scored nothing). ``names`` and
+    ``kinds`` (by seat) say who held each seat when the round ended: a seat taken over later does not rewrite
+    who played this round, nor who is named in its story.
     """
 
     round: int
@@ -98,6 +100,8 @@ class RoundResult:
     story: tuple[Moment, ...] = ()
     length: float = 0.0
     practice: bool = False
+    names: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """Public JSON of the reveal; ``story`` is ``{"length": s, "events": [...]}`` (see :class:`Moment`)."""
@@ -114,6 +118,8 @@ class RoundResult:
             "signs": list(self.signs),
             "scores": list(self.scores),
             "practice": self.practice,
+            "names": list(self.names),
+            "kinds": list(self.kinds),
             "story": {"length": self.length, "events": [m.to_json() for m in self.story]},
         }
 

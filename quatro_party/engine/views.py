@@ -18,7 +18,8 @@ Beside the rule state every view carries:
 * ``house_rules`` — ``{"winning_score": n, "timer_factor": f, "changed": [...]}``, the names of the
   settings that differ from the rules' defaults (see :func:`house_rules`);
 * ``recap`` and ``awards`` — at game over only (``None`` before): every round's result and how its
-  points were won, and the game's awards (see :mod:`.story`).
+  points were won, and the game's awards (see :mod:`.story`); ``ended_by`` — at game over, ``"score"`` (a team
+  reached the winning score) or ``"host"`` (the host ended the game early), else ``None``.
 
 The reveal (``result``, after a round has ended only: R39) carries the round's ``story``.
 
@@ -70,6 +71,7 @@ def _extras(game: Game) -> dict[str, Any]:
         "house_rules": house_rules(game),
         "recap": recap(game.results) if over else None,
         "awards": awards(game.results) if over else None,
+        "ended_by": game.ended_by if over else None,
     }
 
 

@@ -12,13 +12,14 @@ from .helpers import trace_digest as _trace_digest
 #: decision. If bots are made to play differently on purpose, record these again (``_trace_digest``) and say
 #: so in the commit. Last recorded when a bot that waits for its rank stopped re-rolling its tie-break dice at
 #: every look (same decisions at that moment, a different stream of dice afterwards), then again when an answered
-#: action stopped timing out before its reply was perceived, and easy and hard were re-paced for the ladder.
+#: action stopped timing out before its reply was perceived, and easy and hard were re-paced for the ladder; and
+#: when a round's reveal gained its players' names (the events changed, every message the bots sent did not).
 DIGESTS_BEFORE_SPEEDUP = {
-    (1, ("hard",) * 4, 8): "a0bd3b0118932ba1",
-    (2, ("hard",) * 4, 8): "09a88b0eaa1067a5",
-    (1, ("hard", "normal"), 4): "125c39f9501ef04a",
-    (1, ("easy", "normal", "hard"), 6): "738b84044a2d99e2",
-    (7, ("normal", "easy", "hard", "normal"), 8): "ece5b434836c0e35",
+    (1, ("hard",) * 4, 8): "14924e3dc8358092",
+    (2, ("hard",) * 4, 8): "03df6212deae9ef6",
+    (1, ("hard", "normal"), 4): "204e3addbcd65e88",
+    (1, ("easy", "normal", "hard"), 6): "df1e50c53eaaa684",
+    (7, ("normal", "easy", "hard", "normal"), 8): "a5b6ab333afce3ab",
 }
 
 

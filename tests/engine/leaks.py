@@ -55,8 +55,12 @@ def check_view(game: Game, view: dict[str, Any], seat: int | None = None) -> Non
         emoji = s["channel"].pop("emoji")
         assert emoji is None or emoji == game.seats[i].last_emitted  # only what was emitted (R18, R37)
     result = rest.pop("result")
-    recap, awards = rest.pop("recap"), rest.pop("awards")
+    recap, awards, ended_by = rest.pop("recap"), rest.pop("awards"), rest.pop("ended_by")
     assert (recap is not None) is (awards is not None) is (game.phase is Phase.OVER)  # at game over only
+    assert ended_by in (("score", "host") if game.phase is Phase.OVER else (None,))
+    if result is not None:  # who played that round: public names and kinds, one per seat, nothing more
+        assert len(result["names"]) == len(result["kinds"]) == len(result["hands"])
+        assert all(isinstance(n, str) for n in result["names"]) and set(result["kinds"]) <= {"human", "bot", "empty"}
     if game.phase in _SECRET_PHASES:
         assert result is None or result["round"] < game.round  # only a past round's reveal
         # R39: the running round's record (its story) is in no view until the round has ended

@@ -152,9 +152,11 @@ def test_the_recap_and_the_awards_at_game_over():
     ]
     assert [r["emissions"] for r in view["recap"]] == [3, 0, 3]
     assert view["awards"] == [
-        {"award": "sharpest_reader", "seat": 1, "detail": {"contres": 1}},
-        {"award": "best_contre", "seat": 1, "detail": {"round": 1, "team": 0, "flashes": 2, "t": 10.0}},
-        {"award": "fastest_quatro", "seat": 0, "detail": {"round": 2, "seconds": 0.5}},
-        {"award": "boldest_decoy", "seat": 2, "detail": {"baited": 1, "decoys": 2}},
+        {"award": "sharpest_reader", "seat": 1, "name": "Bob", "detail": {"contres": 1}},
+        {"award": "best_contre", "seat": 1, "name": "Bob", "detail": {"round": 1, "team": 0, "flashes": 2, "t": 10.0}},
+        {"award": "fastest_quatro", "seat": 0, "name": "Ann", "detail": {"round": 2, "seconds": 0.5}},
+        {"award": "boldest_decoy", "seat": 2, "name": "Cat", "detail": {"baited": 1, "decoys": 2}},
     ]
+    assert [r["names"] for r in view["recap"]] == [["Ann", "Bob", "Cat", "Dan"]] * 3
+    assert view["ended_by"] == "host"
     assert view["awards"] == table_view(game, 40.0)["awards"]
