@@ -20,6 +20,7 @@ import { addNotice, clearNotices, renderNotices, expireNotices, voteEvent, rende
 import { animateSwap, burst, clearBursts, callSplash, splashes } from './screen/fx.js';
 import * as host from './screen/host.js';
 import * as sound from './screen/sound.js';
+import { armNewConfirmations } from './common/guard.js';
 
 export { resultSentence };
 
@@ -48,6 +49,9 @@ function send(msg) {
 }
 host.connect(send);
 panel.connect(send, () => render());
+// The host panel's questions (end the game, take a seat away) open where a button was just pressed: their answers
+// ignore input for a beat, so that a double click or a double tap never answers them (common/guard.js).
+armNewConfirmations($('#panel'), '.panel-confirm');
 
 // The reveal first shows the hands and the centre; after a moment the round's story takes the centre's place.
 const STORY_AFTER_MS = 7000;
@@ -168,7 +172,7 @@ function handleEvents(events) {
   const view = store.view;
   const randomTeams = events.filter((e) => e.type === 'random_sign_given').map((e) => teamName(e.team));
   if (randomTeams.length) {
-    addNotice(`🎲 ${t('random_sign', { team: joinList(randomTeams, t('and')), n: randomTeams.length })}`, 8000);
+    addNotice(t('random_sign', { team: joinList(randomTeams, t('and')), n: randomTeams.length }), 8000);
   }
   for (const e of events) {
     switch (e.type) {

@@ -7,6 +7,33 @@ import { atFinger, haptic, hideFinger } from './feedback.js';
 // Long enough that no brush of the thumb calls, short enough for a race: a guard of the page, not a rule duration.
 export const HOLD_MS = 550;
 
+// After the last finger lifts, some browsers still make a click of the touch: a question waits this long more.
+const LIFT_SETTLE_MS = 250;
+
+const down = new Set(); // the pointers on the screen now
+const onLift = [];
+document.addEventListener('pointerdown', (e) => down.add(e.pointerId), { capture: true, passive: true });
+for (const type of ['pointerup', 'pointercancel']) {
+  document.addEventListener(type, (e) => {
+    down.delete(e.pointerId);
+    if (down.size || !onLift.length) return;
+    const waiting = onLift.splice(0);
+    setTimeout(() => waiting.forEach((fn) => fn()), LIFT_SETTLE_MS);
+  }, { capture: true, passive: true });
+}
+
+// A page that loses the focus mid-press may never hear the release.
+window.addEventListener('blur', () => {
+  down.clear();
+  onLift.splice(0).forEach((fn) => fn());
+});
+
+/** Run `fn` once no finger is on the screen (and the release has settled): a question never opens under a thumb. */
+export function whenLifted(fn) {
+  if (down.size) onLift.push(fn);
+  else fn();
+}
+
 function ringAt(x, y) {
   const ring = $('hold-ring');
   ring.style.left = `${x}px`;

@@ -4,6 +4,7 @@ import { $, h } from './dom.js';
 import { t } from './strings.js';
 import { send } from './net.js';
 import { atFinger } from './feedback.js';
+import { openModal } from './modal.js';
 import { keepAwake } from './awake.js';
 import { TEAM_SHAPES } from '../common/teams.js';
 
@@ -38,7 +39,7 @@ export function renderJoin() {
   const list = $('seat-list');
   const watch = $('btn-watch');
   watch.textContent = t('watch');
-  watch.hidden = !v;
+  watch.hidden = !v || !!S.table.locked; // a locked table lets nobody new watch: no button that does nothing
   if (!v) { list.replaceChildren(); return; }
   const rows = v.teams.map((tm) => h('div', { class: `team-row team-${tm.team}` },
     h('div', { class: 'team-name' }, h('b', { class: 'shape', text: TEAM_SHAPES[tm.team] }), teamName(tm.team)),
@@ -122,8 +123,17 @@ export function renderWait() {
       h('ul', { class: 'seat-lines' }, seatLine(you.partner))),
     h('p', { class: 'waiting pulse', text: t('waiting_host') }),
     h('ul', { class: 'seat-lines all' }, v.seats.map((s) => seatLine(s.seat))),
-    h('button', {
-      type: 'button', class: 'btn ghost', id: 'btn-leave',
-      onclick: () => { send({ type: 'leave' }); localStorage.removeItem(TOKEN_KEY); },
-    }, t('leave_seat')));
+    h('button', { type: 'button', class: 'btn ghost', id: 'btn-leave', onclick: (e) => askLeave(e.currentTarget) },
+      t('leave_seat')));
+}
+
+// Leaving gives the seat away: asked first.
+function askLeave(button) {
+  openModal('leave', {
+    title: t('leave_title'), text: t('leave_text'), avoid: button,
+    actions: [
+      { id: 'cancel', label: t('cancel'), cls: 'ghost' },
+      { id: 'leave-yes', label: t('leave_yes'), cls: 'danger', run: () => { send({ type: 'leave' }); localStorage.removeItem(TOKEN_KEY); } },
+    ],
+  });
 }

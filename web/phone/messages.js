@@ -5,8 +5,9 @@ import { t, refusalText } from './strings.js';
 import { atFinger, haptic, playMsg, toast, hideToast } from './feedback.js';
 import { closeModal } from './modal.js';
 import { forgetSent } from './net.js';
-import { onPlayView, burst, flashOwnEmission, askR23 } from './play.js';
-import { hideVote } from './vote.js';
+import { onPlayView, burst, flashOwnEmission } from './play.js';
+import { askR23 } from './calls.js';
+import { $ } from './dom.js';
 import { later } from './later.js';
 import { seatNotFreed } from './join.js';
 
@@ -98,7 +99,7 @@ function onEvent(ev, notes) {
       notes.push(t('reshuffled'));
       break;
     case 'vote_ended':
-      hideVote();
+      $('vote-bar').hidden = true; // vote.js draws it again for the next vote
       if (you && ev.why !== 'round_over') notes.push(ev.passed ? t('vote_passed') : t('vote_failed'));
       break;
     case 'round_ended':
@@ -148,7 +149,7 @@ function onOk(msg) {
   } else if (OK_TEXT[what.kind]) {
     haptic('ok');
     atFinger(t(OK_TEXT[what.kind]), 'ok', { anchor, ms: 900 });
-    if (what.kind === 'answer_vote') hideVote();
+    if (what.kind === 'answer_vote') $('vote-bar').hidden = true; // answered: the bar goes
   } else if (what.kind === 'pick_sign') {
     S.signOkRound = S.view && S.view.round;
   } else if (what.kind === 'watch') {

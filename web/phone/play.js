@@ -2,13 +2,12 @@
 // the channel switch and reshuffle, and the two calls — everything you touch within the thumb's reach.
 // Nothing here decides a rule: cooldowns, vote times and who may vote come from the view; a tap refused by the
 // server is told at the finger with the server's reason.
-import { S, me, mySeat, left, team, seatName, shownCards, timing, paused } from './state.js';
+import { S, me, mySeat, left, shownCards, timing, paused } from './state.js';
 import { $, h, fillCard, cardText, drainRing } from './dom.js';
 import { t } from './strings.js';
 import { send, justSent } from './net.js';
 import { atFinger, haptic, playMsg } from './feedback.js';
-import { holdButton } from './gestures.js';
-import { openModal } from './modal.js';
+import { setupCalls, callRefusal } from './calls.js';
 import { keepAwake } from './awake.js';
 import { TEAM_SHAPES } from '../common/teams.js';
 
@@ -18,6 +17,7 @@ const trayButtons = new Map();
 let stripChips = [];
 let swapCoolEnd = 0; // performance.now() ms: when the view's swap_wait runs out
 let channelCoolEnd = 0;
+let shownChoice = null; // the tray's chosen emoji last drawn
 
 export function setupPlay() {
   const centre = $('centre');
@@ -38,8 +38,7 @@ export function setupPlay() {
   if (!('switch' in HTMLInputElement.prototype)) sw.classList.add('drawn-switch');
   sw.addEventListener('click', tapChannel);
   $('btn-reshuffle').addEventListener('click', tapReshuffle);
-  holdButton($('btn-quatro'), { onFire: fireQuatro, onKeyboard: () => askConfirm('quatro'), holdText: () => t('hold_longer'), refusedText: callRefusal });
-  holdButton($('btn-contre'), { onFire: fireContre, onKeyboard: () => askConfirm('contre'), holdText: () => t('hold_longer'), refusedText: callRefusal });
+  setupCalls(renderPlay);
 }
 
 /** A new view: restart a cooldown ring only when its end moved (not on every update). */
@@ -65,13 +64,6 @@ export function onPlayView() {
     if (anim && paused()) anim.pause();
     else if (anim && anim.playState === 'paused') anim.play();
   }
-}
-
-function callRefusal() {
-  if (S.status !== 'open') return t('reconnecting');
-  if (paused()) return t('paused_short');
-  if (S.callBusy) return t('call_sent');
-  return null;
 }
 
 function tapCard(slot) {
@@ -144,66 +136,6 @@ function tapReshuffle() {
   if (why) { atFinger(why, 'refused', { anchor: btn }); haptic('refused'); return; }
   if (justSent('request_reshuffle')) return; // else "A vote is already running" about this very tap's vote
   send({ type: 'request_reshuffle' }, { anchor: btn });
-}
-
-function fireQuatro() {
-  const you = me();
-  if (!you || S.callBusy) return;
-  if (you.has_carre) { askR23(); return; }
-  sendCall({ type: 'call_quatro', confirmed: false });
-}
-
-export function askR23() {
-  openModal('r23', {
-    title: t('r23_title'), text: t('r23_text'), cls: 'warn',
-    actions: [
-      { id: 'cancel', label: t('cancel'), cls: 'ghost' },
-      { id: 'confirm', label: t('r23_yes'), cls: 'danger', run: () => sendCall({ type: 'call_quatro', confirmed: true }) },
-    ],
-  });
-}
-
-function fireContre() {
-  const you = me();
-  if (!you || S.callBusy) return;
-  const others = S.view.teams.map((x) => x.team).filter((x) => x !== you.team);
-  if (others.length === 1) { sendCall({ type: 'call_contre', team: others[0] }); return; }
-  openModal('contre', {
-    title: t('pick_accused'), cls: 'pick',
-    actions: [
-      ...others.map((x) => ({
-        id: `team-${x}`, cls: `team-btn team-${x}`,
-        label: `${team(x)} — ${S.view.teams[x].seats.map(seatName).join(' & ')}`,
-        aria: t('accuse', { team: team(x) }),
-        run: () => sendCall({ type: 'call_contre', team: x }),
-      })),
-      { id: 'cancel', label: t('cancel'), cls: 'ghost' },
-    ],
-  });
-}
-
-function askConfirm(which) {
-  // Keyboard / screen reader activation: a plain confirm instead of the press-and-hold.
-  if (which === 'quatro') {
-    if (me() && me().has_carre) { askR23(); return; }
-    openModal('confirm', {
-      title: t('quatro'), text: t('confirm_quatro'),
-      actions: [{ id: 'cancel', label: t('cancel'), cls: 'ghost' },
-        { id: 'confirm', label: t('quatro'), cls: 'danger', run: () => sendCall({ type: 'call_quatro', confirmed: false }) }],
-    });
-  } else {
-    fireContre();
-  }
-}
-
-function sendCall(msg) {
-  if (S.callBusy) return; // guard against double taps: one call per round is all that counts
-  const btn = msg.type === 'call_quatro' ? $('btn-quatro') : $('btn-contre');
-  const id = send(msg, { anchor: btn });
-  if (id == null) return;
-  S.callBusy = true;
-  playMsg(t('call_sent'), 'call', 0);
-  renderPlay();
 }
 
 /** What the reshuffle button says and, when it cannot be used now, why (all from the view). */
@@ -333,8 +265,14 @@ function renderTray(you, seat) {
     b.classList.toggle('chosen', on);
     b.setAttribute('aria-checked', on ? 'true' : 'false');
   }
-  const line = $('tray-line');
   const choice = you.channel_choice;
+  const tile = trayButtons.get(choice);
+  if (tile && choice !== shownChoice && grid.scrollWidth > grid.clientWidth) { // the rows scroll: bring it in sight
+    const x = tile.offsetLeft - grid.offsetLeft;
+    if (x < grid.scrollLeft || x + tile.offsetWidth > grid.scrollLeft + grid.clientWidth) grid.scrollLeft = x - 8;
+  }
+  shownChoice = choice;
+  const line = $('tray-line');
   if (!choice) line.textContent = t('nothing_chosen');
   else if (seat.channel.emoji === choice && S.lastEmitAt) line.textContent = t('emitted', { emoji: choice });
   else line.textContent = t('will_emit', { emoji: choice });

@@ -1,0 +1,53 @@
+// The questions a call may ask (calls.js decides, this module asks; it is fetched during play): R23's reminder
+// when you hold a carré yourself, the accused team at 6 and 8 seats, and a keyboard's plain confirm. Each opens once
+// the thumb has lifted, away from the button held, its answers armed a beat (modal.js).
+import { S, me, team, seatName } from './state.js';
+import { $ } from './dom.js';
+import { t } from './strings.js';
+import { whenLifted } from './gestures.js';
+import { openModal } from './modal.js';
+import { sendCall } from './calls.js';
+
+const inPlay = () => me() && S.view.phase === 'play' && !S.callBusy;
+
+/** R23: you hold a carré yourself — asked before a Quatro goes out (also when the server asks: confirm_own_carre). */
+export function askR23() {
+  whenLifted(() => {
+    if (!inPlay()) return;
+    openModal('r23', {
+      title: t('r23_title'), text: t('r23_text'), cls: 'warn', avoid: $('btn-quatro'),
+      actions: [
+        { id: 'cancel', label: t('cancel'), cls: 'ghost' },
+        { id: 'confirm', label: t('r23_yes'), cls: 'danger', run: () => sendCall({ type: 'call_quatro', confirmed: true }) },
+      ],
+    });
+  });
+}
+
+/** R24 at 6 and 8 seats: which team holds a carré? */
+export function pickAccused(others) {
+  whenLifted(() => {
+    if (!inPlay()) return;
+    openModal('contre', {
+      title: t('pick_accused'), cls: 'pick', avoid: $('btn-contre'),
+      actions: [
+        ...others.map((x) => ({
+          id: `team-${x}`, cls: `team-btn team-${x}`,
+          label: `${team(x)} — ${S.view.teams[x].seats.map(seatName).join(' & ')}`,
+          aria: t('accuse', { team: team(x) }),
+          run: () => sendCall({ type: 'call_contre', team: x }),
+        })),
+        { id: 'cancel', label: t('cancel'), cls: 'ghost' },
+      ],
+    });
+  });
+}
+
+/** A keyboard or screen reader's Quatro!: a plain confirm instead of the press-and-hold. */
+export function confirmQuatro() {
+  openModal('confirm', {
+    title: t('quatro'), text: t('confirm_quatro'), avoid: $('btn-quatro'),
+    actions: [{ id: 'cancel', label: t('cancel'), cls: 'ghost' },
+      { id: 'confirm', label: t('quatro'), cls: 'danger', run: () => sendCall({ type: 'call_quatro', confirmed: false }) }],
+  });
+}
