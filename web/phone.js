@@ -9,9 +9,7 @@ import { setLink, send } from './phone/net.js';
 import { onMessage, onSocketOpen, setHooks } from './phone/messages.js';
 import { renderStatus, renderTop, tickClock } from './phone/top.js';
 import { renderJoin, renderWait, setupJoin } from './phone/join.js';
-import { renderSign } from './phone/sign.js';
 import { renderPlay, setupPlay } from './phone/play.js';
-import { renderVote, tickVote } from './phone/vote.js';
 import { later, prefetch } from './phone/later.js';
 import { loadWords } from './phone/strings.js';
 import { tickModal } from './phone/modal.js';
@@ -42,16 +40,22 @@ function render() {
   document.body.classList.toggle('paused', !!(v && v.paused));
   if (!v || (!you && !S.watching)) { show('join'); renderJoin(); return; }
   switch (v.phase) {
-    case 'lobby': if (you) { show('wait'); renderWait(); } else { show('join'); renderJoin(); } break;
-    case 'sign': if (you) { show('sign'); renderSign(); } else { show('watch'); watch(); } break;
+    case 'lobby':
+      if (you) { show('wait'); renderWait(); prefetch('sign'); } else { show('join'); renderJoin(); }
+      break;
+    case 'sign':
+      if (you) { show('sign'); later('sign').then((m) => { if (S.view.phase === 'sign' && me()) { m.renderSign(); drawn(); } }, quiet); }
+      else { show('watch'); watch(); }
+      break;
     case 'play':
       if (you) { show('play'); renderPlay(); } else { show('watch'); watch(); }
-      prefetch('reveal'); // fetched during the round, drawn at its end (the page a phone opens stays light)
+      // fetched during the round, drawn when needed (the page a phone opens stays light)
+      for (const name of ['reveal', 'vote', 'sign', 'calls-ask']) prefetch(name);
       break;
     case 'over': show('over'); later('over').then((m) => { if (S.view.phase === 'over') m.renderOver(); }, quiet); break;
-    default: show('reveal'); later('reveal').then((m) => { if (!['lobby', 'sign', 'play', 'over'].includes(S.view.phase)) m.renderReveal(); }, quiet); break;
+    default: show('reveal'); later('reveal').then((m) => { if (!['lobby', 'sign', 'play', 'over'].includes(S.view.phase)) { m.renderReveal(); drawn(); } }, quiet); break;
   }
-  renderVote();
+  vote();
   if (S.host) later('host').then((m) => m.renderHost(), quiet);
   else $('host-bar').hidden = true;
 }
@@ -73,15 +77,28 @@ function anchor(key) {
   return el && !el.closest('[hidden]') && el.getClientRects().length ? el : null;
 }
 
+// The strip lends a hint in play the room it can spare: then the hint covers nothing.
+function coachRoom(h) {
+  const spacer = $('coach-room');
+  if (!h || document.body.dataset.screen !== 'play') { spacer.hidden = true; return null; }
+  spacer.style.height = `${Math.ceil(h)}px`;
+  spacer.hidden = false;
+  const screen = $('screen-play');
+  if (screen.scrollHeight > screen.clientHeight + 1) { spacer.hidden = true; return null; }
+  return spacer;
+}
+
 function startCoach() {
   later('coach').then((m) => {
-    coach = m.createCoach({ lang: language(), anchor, root: $('app'),
-      clear: () => [$('hand-zone'), $('centre'), $('tray')], spare: () => $('strip') });
+    coach = m.createCoach({ lang: language(), anchor, root: $('app'), room: coachRoom,
+      keep: () => [$('strip'), $('help'), $('hand-zone')], clear: () => [$('centre'), $('tray')] });
     if (S.view && me()) coach.consider(S.view, null, []);
   }).catch(() => { /* no coach: the game goes on without hints */ });
 }
 
 document.addEventListener('quatro:overlay', () => { if (coach && me()) coach.consider(S.view, S.view, []); });
+// A screen drawn by a module fetched on demand (the sign, the reveal): the coach looks again for what it points at.
+const drawn = () => document.dispatchEvent(new Event('quatro:overlay'));
 
 let coachAsked = false;
 function onView(before, events) {
@@ -89,6 +106,17 @@ function onView(before, events) {
   if (!coachAsked && me()) { coachAsked = true; startCoach(); }
   if (coach && me()) coach.consider(S.view, before, events);
   if (S.rewatch && !me() && S.status === 'open') { S.rewatch = false; send({ type: 'watch' }); }
+}
+
+// The reshuffle vote's bar (phone/vote.js, fetched during play), drawn while a vote asks this phone.
+let voteShown = false;
+function vote(tick = false) {
+  const v = S.view;
+  if (!voteShown && !(v && v.reshuffle && v.reshuffle.vote && me() && me().voter)) return;
+  later('vote').then((m) => {
+    if (tick) m.tickVote(); else m.renderVote();
+    voteShown = !$('vote-bar').hidden;
+  }, quiet);
 }
 
 // A module the host could not serve (it is restarting): the next state draws again and fetches it again.
@@ -146,7 +174,7 @@ async function boot() {
   setInterval(() => {
     tickClock();
     tickModal();
-    tickVote();
+    vote(true);
     const v = S.view;
     if (v && v.phase === 'play' && me() && v.reshuffle && v.reshuffle.next_vote_in) renderPlay();
   }, 250);

@@ -10,7 +10,8 @@ over):
 * turned sideways, the open tray leaves the cards their size (it opens in the other column);
 * nothing pokes out sideways; the sign phase (English and French, 4 to 8 seats) and play fit without scrolling,
   also with a vote and the tray open at once;
-* the coach's sign hint covers neither the title, the countdown, the grid nor Lock in / Ready.
+* the coach's sign hint covers neither the title, the countdown, the grid nor Lock in / Ready;
+* in portrait the emoji tray's tiles are at least 44 px on their short side (its rows scroll sideways).
 
 One table per seat count, the viewport resized between checks (the page is responsive, it is not reloaded).
 Screenshots: ``screenshots/phone-layout-<state>-<size>.png``, looked at.
@@ -50,8 +51,10 @@ REPORT = r"""(playOnly) => {
     // before any control is scrolled into view: how far the page and the screen would have to scroll
     scroll: {page: document.scrollingElement.scrollHeight - innerHeight, screen: screen.scrollHeight - screen.clientHeight,
       pageX: document.scrollingElement.scrollWidth - innerWidth, screenX: screen.scrollWidth - screen.clientWidth},
+    // (the emoji tray's rows scroll sideways, like a phone's emoji keyboard: its tiles come into sight there)
     unseen: controls.filter((el) => { const r = el.getBoundingClientRect();
-      return r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5; }).map(name),
+      return !el.closest('.emoji-grid.small') && (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5); }).map(name),
+    tiles: [...screen.querySelectorAll('#tray-grid .emoji-tile')].filter(shown).map((el) => { const r = el.getBoundingClientRect(); return Math.min(r.width, r.height); }),
     // the heights of the screen's parts, to tell which one grew when something no longer fits
     parts: [...screen.querySelectorAll(':scope > * > *, :scope > .col > *')].filter(shown).map((el) => `${name(el)} ${Math.round(el.getBoundingClientRect().height)}`)};
   // Anything that pokes out sideways (the decorations and the transient bubbles aside), as far as it can be seen:
@@ -95,7 +98,7 @@ REPORT = r"""(playOnly) => {
   for (const el of texts) {
     const over = el.scrollWidth > el.clientWidth + 1 || (getComputedStyle(el).overflowY !== 'visible' && el.scrollHeight > el.clientHeight + 1);
     const r = el.getBoundingClientRect();
-    const off = playOnly && (r.left < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5);
+    const off = playOnly && !el.closest('.emoji-grid.small') && (r.left < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5);
     // A name may end in an ellipsis when its whole text is in a title (on it or its chip); text clipped mid-glyph
     // (text-overflow: clip) or without its full version never may. The strip's names are measured below.
     const titled = el.closest('[title]');
@@ -162,6 +165,8 @@ def check(
             f"{where}: has to scroll {r['scroll']} {r['parts']}"
         )
         assert not r["unseen"], f"{where}: {r['unseen']} not on screen without scrolling"
+    if r["tiles"] and height > width:  # the emoji tray: a fingertip on the short side, whatever the width
+        assert min(r["tiles"]) >= 44, f"{where}: tray tiles {min(r['tiles']):.0f} px on their short side"
     thumb = ["btn-", "card", "emoji-tile", "[accept]", "[refuse]"]
     if state == "vote-tray":
         # A vote and the tray at once: below the line there is room for the tray, the cards and the calls, not for

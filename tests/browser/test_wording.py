@@ -106,7 +106,7 @@ RENDER = """async ([module, keys, lang]) => {
     const label = teamLabel(team, lang);
     const vars = { team: label, teams: label, accused: label, target: 'Ana', caller: 'Bruno', name: 'Chloé',
       scorers: label, on: label, other: 'Ana', n: 2, m: 3, of: 4, s: 3, sign: '🦊', emoji: '🦊', call: 'Quatro',
-      what: 'x', length: '3:00', names: 'Ana', f: 1.5, rank: 'K', card: 'K♠', score: 2, min: 10 };
+      what: 'x', length: '3:00', names: 'Ana', f: 1.5, rank: 'K', card: 'K♠', score: 2, min: 10, holder: 'Chloé' };
     for (const key of keys) {
       let text;
       try { text = t(key, vars); } catch (e) { text = `THROWS ${e}`; }

@@ -8,9 +8,9 @@
 //   coach.reset();                                 // "Show hints again": forget what was seen
 //   coach.dismissAll();                            // "No more hints": mark every hint seen
 //
-// createCoach({ storage = localStorage, lang, anchor, root, now, clear, spare }):
+// createCoach({ storage = localStorage, lang, anchor, root, now, keep, clear, spare, room }):
 //   storage  where the seen hints are remembered (key "quatro.coach.seen", a JSON list of hint keys);
-//   lang     'en' or 'fr';
+//   lang     'en' or 'fr' (the words are coach-words.js');
 //   anchor   (key) => the element a hint points at, or null when it is not on screen (the hint then waits).
 //            Keys: 'sign' (the sign picker or its Lock in button), 'hand' (your cards), 'centre' (the four
 //            centre places), 'channel' (Take the channel), 'quatro', 'contre', 'reshuffle', 'vote' (the vote's
@@ -18,11 +18,12 @@
 //            a zone the bubble lies over (no arrow) instead of beside;
 //   root     the element the hint bubble is added to (it is position: fixed, over everything);
 //   now      () => milliseconds, for "nobody has swapped for a while" (default performance.now; tests inject it);
-//   clear    () => the elements a bubble must leave visible (the phone in play: the hand, the centre, the emoji
-//            tray), unless they hold its control; beside its control above or below, else:
-//   spare    () => the element a bubble may lie over instead (the phone in play: the seat strip); its control
-//            then glows (class coach-target) since no arrow points at it. When no place leaves them clear, the
-//            place that covers the least of them.
+//   keep     () => the elements a bubble never covers (the phone: the seat strip, help, the hand);
+//   clear    () => the elements it covers only when nothing better exists (the centre, the emoji tray);
+//   spare    () => an element it may lie over instead of beside its control;
+//   room     (h) => the page makes room for a bubble h px tall and returns that zone, or null; room(0) gives it
+//            back. A bubble not beside its control makes its control glow (class coach-target). Where it goes
+//            exactly: coach-place.js.
 //
 // consider(view, previousView, events) takes the seat view and the public events of a `state` frame
 // (docs/protocol.md): it computes no rule, it only reads what the view says (phase, you.hand, you.swap_wait,
@@ -43,60 +44,12 @@
 // A hint shown to the player is "seen" when dismissed, or once it has been on screen for a while and its
 // moment passes; a dismissed hint never comes back on this device until reset().
 
+import { COACH_WORDS } from './coach-words.js';
+import { placeBubble } from './coach-place.js';
+
 const STORAGE_KEY = 'quatro.coach.seen';
 const SEEN_AFTER_MS = 4000; // on screen this long, then its moment passed: it counts as seen
 const IDLE_MS = 25000; // nobody swapped for this long in a round: suggest a reshuffle (a coaching choice, no rule)
-
-const TEXT = {
-  en: {
-    got_it: 'Got it',
-    hint: 'Tip',
-    close: 'Close this tip',
-    sign: 'Careful: <b>everybody sees your flashes</b>; only your partner knows that this one means '
-      + '<i>“I have a carré”</i>. <b>Lock in</b> fixes it for you both; <b>Ready</b> starts the round sooner.',
-    hand: 'These are the centre cards; yours are at the bottom. Tap one of yours, then one of these: they swap, '
-      + 'everybody at once, no turns. Collect <b>four of a kind</b>, a carré.',
-    cooldown: ({ n }) => `After a swap you wait ${n} s: the ring around your hand shows it. Then swap again.`,
-    channel: ({ n }) => '<b>Take the channel</b> and pick an emoji: it flashes on the TV at your seat every '
-      + `${n} s while you hold it. Got a carré? Flash your sign, and never call Quatro yourself. Flash other emojis `
-      + 'as decoys.',
-    partner_sign: ({ name, sign }) => `${name} just flashed ${sign}, your sign: they may hold a carré. `
-      + '<b>Hold Quatro!</b> to score.',
-    contre: ({ name, emoji }) => `${name} keeps flashing ${emoji}. If you think it is their sign, hold `
-      + '<b>Contre!</b> and name their team. It may be a decoy!',
-    vote: ({ n }) => `A reshuffle gives everybody new cards. Accept or refuse within ${n} s: `
-      + '<b>silence means no</b>.',
-    reshuffle: 'Nobody wants the centre cards? <b>Reshuffle</b> asks the others for new cards for everybody, once per '
-      + 'round.',
-    one_call: 'One call ends the round, right or wrong. A wrong Quatro gives a point to <b>every other team</b>; '
-      + 'a wrong Contre gives it to the team you accused.',
-  },
-  fr: {
-    got_it: 'Compris',
-    hint: 'Astuce',
-    close: 'Fermer cette astuce',
-    sign: 'Attention&nbsp;: <b>tout le monde voit ce que tu émets</b>&nbsp;; seul ton partenaire sait que celui-ci veut '
-      + 'dire <i>«&nbsp;j’ai un carré&nbsp;»</i>. <b>Valider</b> le fixe pour vous deux&nbsp;; <b>Prêt</b> lance la '
-      + 'manche plus tôt.',
-    hand: 'Voici les cartes du centre&nbsp;; les tiennes sont en bas. Touche une des tiennes, puis une de celles-ci&nbsp;: '
-      + 'elles s’échangent, tous en même temps, sans tour. Réunis <b>quatre cartes du même rang</b>, un carré.',
-    cooldown: ({ n }) => `Après un échange, tu attends ${n}&nbsp;s&nbsp;: l’anneau autour de ta main le montre. `
-      + 'Puis échange à nouveau.',
-    channel: ({ n }) => '<b>Prends la main</b> et choisis un émoji&nbsp;: il clignote sur la télé à ta place toutes '
-      + `les ${n}&nbsp;s tant que tu gardes la main. Un carré&nbsp;? Fais ton signe, et n’annonce jamais Quatro `
-      + 'toi-même. D’autres émojis servent de leurres.',
-    partner_sign: ({ name, sign }) => `${name} vient de faire ${sign}, votre signe&nbsp;: il a peut-être un carré. `
-      + '<b>Maintiens Quatro&nbsp;!</b> pour marquer.',
-    contre: ({ name, emoji }) => `${name} fait sans cesse ${emoji}. Si tu penses que c’est son signe, maintiens `
-      + '<b>Contre&nbsp;!</b> et désigne son équipe. C’est peut-être un leurre&nbsp;!',
-    vote: ({ n }) => `Rebattre donne de nouvelles cartes à tout le monde. Accepte ou refuse dans les ${n}&nbsp;s&nbsp;: `
-      + '<b>sans réponse, c’est non</b>.',
-    reshuffle: 'Plus personne ne veut des cartes du centre&nbsp;? <b>Rebattre</b> demande aux autres de nouvelles cartes '
-      + 'pour tout le monde, une fois par manche.',
-    one_call: 'La première annonce termine la manche, juste ou fausse. Un Quatro faux donne un point à <b>chacune des '
-      + 'autres équipes</b>&nbsp;; un Contre faux le donne à l’équipe accusée.',
-  },
-};
 
 // Most urgent first. `due` says the moment has come; `still` says it has not passed (else the hint goes away).
 // `anchor` names the control it points at.
@@ -139,7 +92,7 @@ function readSeen(storage) {
 }
 
 export function createCoach({ storage = globalThis.localStorage, lang = 'en', anchor, root = document.body,
-  now = () => performance.now(), clear = () => [], spare = () => null } = {}) {
+  now = () => performance.now(), clear = () => [], spare = () => null, keep = () => [], room = null } = {}) {
   let current = lang === 'fr' ? 'fr' : 'en';
   let seen = readSeen(storage);
   let practice = null; // the hints seen during the practice round in progress, or null
@@ -164,7 +117,8 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
   const isSeen = (key) => (practice ? practice.has(key) : seen.has(key));
 
   function text(key, vars) {
-    const s = (TEXT[current] || TEXT.en)[key];
+    const words = COACH_WORDS[current] || COACH_WORDS.en;
+    const s = words[key === 'contre' && vars && vars.one ? 'contre_one' : key];
     return typeof s === 'function' ? s(vars) : s;
   }
 
@@ -230,6 +184,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
         sign: you ? you.sign : '',
         repeated,
         names: (view.seats || []).map((s) => s.name),
+        oneRival: (view.teams || []).length === 2, // four seats: Contre! needs no team named
       },
     };
   }
@@ -242,7 +197,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
       case 'channel': return { n: num(v.n_emit) };
       case 'vote': return { n: num(v.n_vote) };
       case 'partner_sign': return { name: esc(v.partner), sign: esc(v.sign) };
-      case 'contre': return v.repeated ? { name: esc(v.names[v.repeated.seat] || ''), emoji: esc(v.repeated.emoji) } : {};
+      case 'contre': return v.repeated ? { name: esc(v.names[v.repeated.seat] || ''), emoji: esc(v.repeated.emoji), one: v.oneRival } : {};
       default: return {};
     }
   }
@@ -254,6 +209,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     glow(null);
     shown.el.remove();
     shown = null;
+    if (room) room(0);
   }
 
   let glowing = null;
@@ -283,65 +239,12 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     if (!target || !target.isConnected || target.getClientRects().length === 0) {
       el.hidden = true;
       glow(null);
+      if (room) room(0);
       return;
     }
     el.hidden = false;
-    const vw = document.documentElement.clientWidth;
-    const vh = window.innerHeight;
-    const margin = 8;
-    el.style.maxWidth = `${Math.min(360, vw - 2 * margin)}px`;
-    el.style.left = '0px';
-    el.style.top = '0px';
-    const r = target.getBoundingClientRect();
-    const w = el.offsetWidth;
-    const h = el.offsetHeight;
-    const above = r.top - margin;
-    const below = vh - r.bottom - margin;
-    const cx = r.left + r.width / 2;
-    const within = (x) => Math.min(Math.max(margin, x), vw - w - margin);
-    let left = within(cx - w / 2);
-    let top;
-    let side;
-    // A page may offer a zone the hint can lie over (data-coach-place="over": text the hint repeats), where no
-    // space beside the control is free of something the player needs.
-    const overTarget = Boolean(target.dataset && target.dataset.coachPlace === 'over');
-    if (overTarget) { top = Math.min(r.top, vh - h - margin); side = 'over'; }
-    else {
-      // What the player plays with stays in sight: beside the control if that leaves it clear, else over the
-      // spare zone; failing both, wherever the least of it is covered.
-      const keep = clear().filter((z) => z && z.isConnected && z.getClientRects().length
-        && !z.contains(target) && !target.contains(z)).map((z) => z.getBoundingClientRect());
-      const covered = (x, y) => keep.reduce((sum, z) => sum
-        + Math.max(0, Math.min(x + w, z.right) - Math.max(x, z.left)) * Math.max(0, Math.min(y + h, z.bottom) - Math.max(y, z.top)), 0);
-      const places = [];
-      const besideBelow = below >= h + 10 && { side: 'below', top: r.bottom + 10, left };
-      const besideAbove = above >= h + 10 && { side: 'above', top: r.top - h - 10, left };
-      if (shown.prefer === 'below') places.push(besideBelow, besideAbove); else places.push(besideAbove, besideBelow);
-      const zone = spare();
-      if (zone && zone.isConnected && zone.getClientRects().length && zone !== target) {
-        const z = zone.getBoundingClientRect();
-        // from the zone's top, or higher (over the scores) if that is what keeps the cards below it in sight
-        const next = Math.min(vh, ...keep.filter((q) => q.top >= z.top).map((q) => q.top));
-        const y = Math.max(margin, Math.min(z.top, next - h - 6, vh - h - margin));
-        places.push({ side: 'over', top: y, left: within(z.left + (z.width - w) / 2) });
-      }
-      let best = null;
-      for (const p of places.filter(Boolean)) {
-        p.cost = covered(p.left, p.top);
-        if (!best || p.cost < best.cost) best = p;
-        if (p.cost === 0) break;
-      }
-      if (best) ({ side, top, left } = best);
-      else { // no room on either side (a large control): over its far edge, never off the screen
-        side = above > below ? 'above' : 'below';
-        top = side === 'above' ? Math.max(margin, r.top - h - 10) : Math.min(vh - h - margin, r.bottom + 10);
-      }
-    }
-    glow(side === 'over' && !overTarget ? target : null);
-    el.style.left = `${Math.round(left)}px`;
-    el.style.top = `${Math.round(Math.max(margin, Math.min(top, vh - h - margin)))}px`;
-    el.dataset.side = side;
-    el.style.setProperty('--arrow-x', `${Math.round(Math.min(Math.max(18, cx - left), w - 18))}px`);
+    const at = placeBubble(el, target, { keep, clear, spare, room, prefer: shown.prefer });
+    glow(at.glow ? target : null);
   }
 
   function show(hint, vars) {

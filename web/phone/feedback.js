@@ -40,18 +40,29 @@ export function atFinger(text, kind = 'info', { anchor = null, ms = 1600 } = {})
   } else { x = W / 2; y = H / 2; }
   const w = el.offsetWidth;
   const hgt = el.offsetHeight;
-  // Above the thumb (it hides what is under it), kept on the screen.
   const left = Math.min(Math.max(6, x - w / 2), W - w - 6);
-  let top = y - hgt - 44;
-  if (top < 6) top = y + 44;
   el.style.left = `${left}px`;
-  el.style.top = `${Math.min(top, H - hgt - 6)}px`;
+  el.style.top = `${bubbleTop(left, y, w, hgt, H)}px`;
   el.dataset.kind = kind;
   clearTimeout(fingerTimer);
   el.classList.remove('pop');
   void el.offsetWidth;
   el.classList.add('pop');
   fingerTimer = setTimeout(() => { el.hidden = true; }, ms);
+}
+
+// A bubble leaves your cards, the seats' lamps and help in sight: above the thumb, else below, else nearer, else
+// wherever it covers the least of them.
+const KEEP_CLEAR = ['hand-zone', 'strip', 'help'];
+
+function bubbleTop(left, y, w, hgt, H) {
+  const keep = KEEP_CLEAR.map((id) => $(id)).filter((e) => e && !e.closest('[hidden]') && e.getClientRects().length)
+    .map((e) => e.getBoundingClientRect());
+  const covered = (top) => keep.reduce((sum, r) => sum + Math.max(0, Math.min(left + w, r.right) - Math.max(left, r.left))
+    * Math.max(0, Math.min(top + hgt, r.bottom) - Math.max(top, r.top)), 0);
+  const tops = [y - hgt - 44, y + 44, y - hgt - 16, y + 16].filter((top) => top >= 6 && top <= H - hgt - 6);
+  if (!tops.length) return Math.max(6, Math.min(y - hgt - 44, H - hgt - 6));
+  return tops.reduce((best, top) => (covered(top) < covered(best) ? top : best));
 }
 
 export function hideFinger() {

@@ -20,16 +20,25 @@ function plural(n) {
 
 const NOBODY = '\u0001'; // where the scoring teams go in a result sentence
 
+/** Who held `seat` in the round `r` tells of (its own record: a seat taken over since keeps its old name there). */
+export function playedBy(r, seat) {
+  return (r && r.names && r.names[seat]) || seatName(seat);
+}
+
 export function resultSentence(r) {
   const scorers = r.scorers || [];
-  const teams = scorers.map(team).join(lang() === 'fr' ? ' et ' : ' and ');
+  const and = lang() === 'fr' ? ' et ' : ' and ';
+  const teams = scorers.map(team).join(and);
   const s = plural(scorers.length);
-  const caller = r.caller != null ? seatName(r.caller) : '';
+  const caller = r.caller != null ? playedBy(r, r.caller) : '';
   let said;
   if (r.end === 'quatro') {
-    said = t(r.correct ? 'result_quatro_ok' : 'result_quatro_bad', { caller, target: seatName(r.target), teams: NOBODY, s });
+    said = t(r.correct ? 'result_quatro_ok' : 'result_quatro_bad', { caller, target: playedBy(r, r.target), teams: NOBODY, s });
   } else if (r.end === 'contre') {
-    said = t(r.correct ? 'result_contre_ok' : 'result_contre_bad', { caller, accused: team(r.target), teams: NOBODY, s });
+    // who held the carré, by name (the accused team's seats holding one when the round ended)
+    const holders = (r.carres || []).filter((seat) => S.view.teams[r.target].seats.includes(seat));
+    const holder = holders.map((seat) => playedBy(r, seat)).join(and);
+    said = t(r.correct ? 'result_contre_ok' : 'result_contre_bad', { caller, accused: team(r.target), holder, teams: NOBODY, s });
   } else {
     return t('result_void');
   }
@@ -55,7 +64,7 @@ export function scoreTable(r) {
   r && r.signs ? h('span', { class: 'emoji reveal-sign', role: 'img', 'aria-label': `${t('signs_were')}: ${r.signs[tm.team] || '?'}`, text: r.signs[tm.team] || '?' }) : null,
   h('span', { class: 'big-score', text: String(tm.score) }),
   r ? h('div', { class: 'hands' }, tm.seats.map((i) => h('div', { class: 'hand-line' },
-    h('span', { class: 'who', title: seatName(i), text: seatName(i) }), miniHand(r.hands[i], r.carres.includes(i))))) : null)));
+    h('span', { class: 'who', title: playedBy(r, i), text: playedBy(r, i) }), miniHand(r.hands[i], r.carres.includes(i))))) : null)));
 }
 
 export function renderReveal() {
@@ -66,7 +75,7 @@ export function renderReveal() {
     you && you.seat, S.watching, S.table.offered)) return;
   $('screen-reveal').className = `screen${you ? ` team-${you.team}` : ''}`;
   const kids = [];
-  if (v.practice) kids.push(h('p', { class: 'practice-tag', text: t('practice_round') }));
+  if (v.practice || (r && r.practice)) kids.push(h('p', { class: 'practice-tag', text: t('practice_round') }));
   if (r) {
     kids.push(h('p', { class: 'eyebrow', text: t('round_n', { n: r.round }) }),
       h('p', { class: 'result', id: 'result-sentence' }, sentence(resultSentence(r), teamLabels())));

@@ -1,10 +1,15 @@
-// The sign phase: pick the team's secret sign (R8–R10), lock it in, say ready (R11).
+// The sign phase: pick the team's secret sign (R8–R10), lock it in, say ready (R11). Loaded when it is needed
+// (phone.js fetches it ahead, in the lobby and during play), with its stylesheet.
 import { S, me, mySeat, left, changed } from './state.js';
 import { $, h } from './dom.js';
 import { t } from './strings.js';
 import { send, justSent } from './net.js';
+import { atFinger, haptic } from './feedback.js';
 import { keepAwake } from './awake.js';
 import { TEAM_SHAPES } from '../common/teams.js';
+import { styles } from './later.js';
+
+await styles('sign'); // its own stylesheet, applied before it draws (fetched while the phone waits in the lobby)
 
 export function renderSign() {
   const v = S.view;
@@ -13,16 +18,23 @@ export function renderSign() {
   const fixed = you.sign;
   const pick = fixed || S.signPick;
   if (!changed('sign', v.round, fixed, S.signPick, you.last_sign, seat.ready, v.seats.map((s) => [s.ready, s.name]),
-    !!v.paused)) return;
+    !!v.paused, !!v.practice)) return;
   $('screen-sign').className = `screen team-${you.team}`;
   const grid = h('div', { class: 'emoji-grid', role: 'radiogroup', 'aria-label': t('sign_title') },
     v.signs.map((e) => {
       const last = e === you.last_sign;
+      // A sign that cannot be picked still takes a tap, to say why at the finger (crossed out: last round's, R10).
+      const why = fixed ? t('sign_fixed_why', { sign: fixed }) : last ? t('sign_last_round_why', { sign: e }) : null;
       return h('button', {
         type: 'button', class: `emoji-tile emoji${e === pick ? ' chosen' : ''}${last ? ' last' : ''}`,
         role: 'radio', 'aria-checked': e === pick ? 'true' : 'false', 'data-emoji': e,
-        'aria-label': last ? `${e} — ${t('sign_last_round')}` : e, disabled: !!fixed || last,
-        onclick: () => { S.signPick = e; keepAwake(); renderSign(); },
+        'aria-label': last ? `${e} — ${t('sign_last_round')}` : e, 'aria-disabled': why ? 'true' : 'false',
+        onclick: (ev) => {
+          keepAwake();
+          if (why) { atFinger(why, 'refused', { anchor: ev.currentTarget }); haptic('refused'); return; }
+          S.signPick = e;
+          renderSign();
+        },
       }, h('span', { class: 'e', text: e }));
     }));
   const big = h('div', { class: `sign-big${fixed ? ' fixed' : ''}` },
@@ -46,7 +58,7 @@ export function renderSign() {
   $('sign-body').replaceChildren(
     h('div', { class: 'sign-head' },
       h('div', {},
-        h('p', { class: 'eyebrow', text: t('round_n', { n: v.round }) }),
+        h('p', { class: `eyebrow${v.practice ? ' practice' : ''}`, text: v.practice ? t('practice_tag') : t('round_n', { n: v.round }) }),
         h('h2', { text: t('sign_title') })),
       h('div', { class: 'countdown', role: 'timer', 'aria-label': t('round_starts_in') },
         h('span', { 'data-ends': String(S.at + (v.clock ?? 0) * 1000), text: String(Math.ceil(left(v.clock) || 0)) }),

@@ -8,10 +8,12 @@ import { language as currentLanguage } from '../common/i18n.js';
 
 await loadLaterWords(currentLanguage()); // its words come with it
 
-function line(ev) {
+function line(ev, r) {
   const s = S.view.seats[ev.seat];
-  // a long name ends in an ellipsis in its narrow column; the whole name stays in the title
-  const who = h('span', { class: `who team-${s ? s.team : 0}`, title: seatName(ev.seat) }, h('b', { class: 'shape', text: TEAM_SHAPES[s ? s.team : 0] }), ' ', seatName(ev.seat));
+  // the round's own names (a seat taken over since keeps its old name here); a long name ends in an ellipsis in
+  // its narrow column, the whole name stays in the title
+  const name = (r.names && r.names[ev.seat]) || seatName(ev.seat);
+  const who = h('span', { class: `who team-${s ? s.team : 0}`, title: name }, h('b', { class: 'shape', text: TEAM_SHAPES[s ? s.team : 0] }), ' ', name);
   let what;
   switch (ev.kind) {
     case 'take': what = t('story_take'); break;
@@ -33,5 +35,5 @@ export function renderStory(r) {
   const events = ((r.story && r.story.events) || []).filter((e) => e.kind !== 'swap');
   return h('details', { class: 'story', id: 'story', open: events.length <= 8 },
     h('summary', { text: t('story_title', { n: events.filter((e) => e.kind === 'emit').length }) }),
-    h('ol', { class: 'story-list' }, events.map(line)));
+    h('ol', { class: 'story-list' }, events.map((ev) => line(ev, r))));
 }

@@ -32,7 +32,11 @@ export function renderTop() {
     sign.setAttribute('role', 'img');
   }
   const scores = $('scores');
-  if (v && (you || S.watching) && v.phase !== 'lobby') {
+  if (v && (you || S.watching) && v.practice) {
+    // a practice round scores nothing: its place says so instead of showing 0–0
+    scores.setAttribute('aria-label', t('practice_label'));
+    scores.replaceChildren(h('span', { class: 'practice-pill', id: 'practice-pill', text: t('practice_short') }));
+  } else if (v && (you || S.watching) && v.phase !== 'lobby') {
     scores.setAttribute('aria-label', t('scores_label'));
     scores.replaceChildren(...v.teams.map((tm) => h('span', {
       class: `score team-${tm.team}${you && tm.team === you.team ? ' mine' : ''}`,

@@ -4,6 +4,9 @@ import { S, me, seatName, paused, lang } from './state.js';
 import { $, h } from './dom.js';
 import { t } from './strings.js';
 import { send, justSent } from './net.js';
+import { styles } from './later.js';
+
+await styles('vote'); // its own stylesheet, applied before it draws (the module is fetched during play)
 
 let shownVote = null; // the key of the vote on screen
 let endsAt = 0;
