@@ -46,7 +46,8 @@ function renderScores(view) {
     patch(s.querySelector('.extra'), `${dice}|${scored}|${language()}`, (x) => {
       x.replaceChildren();
       if (dice) {
-        const d = el('span', 'random-tag emoji', '🎲');
+        // in words: a marker drawn from the 24 signs would read as this team's sign
+        const d = el('span', 'random-tag', t('random_tag'));
         d.title = t('random_sign', { team: teamName(team.team) });
         x.append(d);
       }

@@ -2,7 +2,7 @@
 // between the seat and the place (R14), an emission's burst at its seat (R18), and the moment of a call — the
 // QUATRO!/CONTRE! splash naming the caller and the accused, and the +1 flying to the score.
 import { $, el, reducedMotion, teamAfter } from './dom.js';
-import { store, seatName } from './state.js';
+import { store, playedBy } from './state.js';
 import { stageBox } from './layout.js';
 import { cardEl } from './cards.js';
 import { plateOf, flash } from './seats.js';
@@ -127,16 +127,16 @@ export function callSplash(result) {
   const caller = view.seats[result.caller];
   const team = caller ? caller.team : 0;
   const word = result.end === 'quatro' ? 'QUATRO!' : 'CONTRE!';
-  const on = result.end === 'quatro' ? seatName(result.target) : t('team', { team: teamAfter(result.target) });
+  const on = result.end === 'quatro' ? playedBy(result, result.target) : t('team', { team: teamAfter(result.target) });
   box.replaceChildren();
   box.className = `team-${team} ${result.correct ? 'right' : 'wrong'} ${reducedMotion() ? 'fade' : 'zoom'}`;
   const inner = el('div', 'splash-inner');
   inner.append(el('div', 'splash-word', word),
-    el('div', 'splash-who', t('splash_who', { caller: seatName(result.caller), on })),
+    el('div', 'splash-who', t('splash_who', { caller: playedBy(result, result.caller), on })),
     el('div', 'splash-verdict', result.correct ? `✓ ${t('call_right')}` : `✗ ${t('call_wrong')}`));
   box.append(inner);
   box.hidden = false;
-  splashes.push({ kind: result.end, correct: !!result.correct, caller: seatName(result.caller), text: box.textContent });
+  splashes.push({ kind: result.end, correct: !!result.correct, caller: playedBy(result, result.caller), text: box.textContent });
   sound.cue(result.correct ? 'right' : 'wrong');
   clearTimeout(splashTimer);
   splashTimer = setTimeout(() => { box.hidden = true; box.replaceChildren(); }, SPLASH_MS);

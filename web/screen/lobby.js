@@ -125,7 +125,7 @@ function start(mode) {
     stopAttract();
     if (mode === 'lobby') { skipped = true; onChange(); }
   };
-  const l = createAttract(inner, { lang: document.documentElement.lang === 'fr' ? 'fr' : 'en', onEnd, timing });
+  const l = createAttract(inner, { lang: document.documentElement.lang === 'fr' ? 'fr' : 'en', onEnd, timing, names: seatedNames });
   loop.loop = l;
   l.start();
 }
@@ -145,10 +145,14 @@ export function renderAttract(phaseChanged) {
   if (!lobby) skipped = false;
   if (lobby && !skipped && (!loop || loop.mode !== 'lobby')) start('lobby');
   else if (!lobby && loop && (loop.mode === 'lobby' || phaseChanged)) stopAttract();
+  if (loop && loop.loop && loop.loop.setNames) loop.loop.setNames(); // a new player's name: never the example's
   placeAttract();
   clearTimeout(settle);
   settle = setTimeout(placeAttract, 700); // once the plates have finished moving to their places
 }
+
+// The players seated now: the loop's example players never bear their names.
+const seatedNames = () => (store.view ? store.view.seats.filter((s) => s.kind !== 'empty').map((s) => s.name) : []);
 
 export function replayAttract() {
   if (createAttract) start('replay');

@@ -107,6 +107,6 @@ export function renderVote() {
   });
   if (running) {
     const left = box.querySelector('.vote-left');
-    if (left) setText(left, `· ${Math.ceil(remaining(running.left) - 1e-6)} s`);
+    if (left) setText(left, t('vote_left', { s: Math.ceil(remaining(running.left) - 1e-6) }));
   }
 }

@@ -3,7 +3,7 @@
 import { TEAM_SHAPES } from '../common/teams.js';
 import { language } from '../common/i18n.js';
 import { el, patch, teamText, teamName, teamAfter, teamWord, joinList } from './dom.js';
-import { store, seatName, timing } from './state.js';
+import { store, playedBy, timing } from './state.js';
 import { t } from './strings.js';
 import { recapList, awardList } from './story.js';
 
@@ -16,7 +16,7 @@ function fourOf(hand) {
 // A duration as the rules state it at this table (the view's timing), in words: "3 minutes", "90 seconds".
 export function durationWords(seconds) {
   const s = Math.round(seconds);
-  if (s >= 60 && s % 60 === 0) return t('minutes', { n: s / 60 });
+  if (s >= 60 && s % 60 === 0) return t('minutes', { n: s / 60 }); // seconds in a minute: not a rule duration
   return t('seconds', { n: s });
 }
 
@@ -30,16 +30,16 @@ export function resultSentence(r) {
   if (r.end === 'quatro') {
     const rank = fourOf(r.hands[r.target]);
     const what = rank ? t('four_of', { rank }) : t('no_carre');
-    return t('res_quatro', { caller: seatName(r.caller), target: seatName(r.target), what, scorers });
+    return t('res_quatro', { caller: playedBy(r, r.caller), target: playedBy(r, r.target), what, scorers });
   }
   // Contre: the accused team is `target`.
   const members = store.view.seats.filter((s) => s.team === r.target).map((s) => s.seat);
   let what = t('no_carre');
   for (const seat of members) {
     const rank = fourOf(r.hands[seat]);
-    if (rank) { what = t('has_four', { name: seatName(seat), what: t('four_of', { rank }) }); break; }
+    if (rank) { what = t('has_four', { name: playedBy(r, seat), what: t('four_of', { rank }) }); break; }
   }
-  return t('res_contre', { caller: seatName(r.caller), team: teamAfter(r.target), what, scorers });
+  return t('res_contre', { caller: playedBy(r, r.caller), team: teamAfter(r.target), what, scorers });
 }
 
 export function revealMiddle() {
@@ -91,15 +91,16 @@ export function renderOver(box, newGame) {
   redraw = () => renderOver(box, newGame);
   const sig = view.phase !== 'over' ? '' :
     JSON.stringify([winners, view.teams.map((x) => x.score), view.result && view.result.round, language(), !!newGame,
-      view.recap, view.awards, overPage]);
+      view.recap, view.awards, overPage, view.ended_by]);
   patch(box, sig, () => {
     box.replaceChildren();
     if (view.phase !== 'over') return;
     box.dataset.page = story ? overPage : 'scores';
-    box.append(el('div', 'over-title', t('over_title')));
+    box.append(el('div', 'over-title', t(view.ended_by === 'host' ? 'over_title_host' : 'over_title')));
     const names = joinList(winners.map((w) => teamName(w)), t('and'));
     const head = el('h2', 'over-winners');
-    head.append(teamText(winners.length > 1 ? t('wins_many', { teams: names }) : t('wins_one', { teams: names })));
+    head.append(teamText(view.ended_by === 'host' ? endedByHost(view, names)
+      : winners.length > 1 ? t('wins_many', { teams: names }) : t('wins_one', { teams: names })));
     box.append(head);
     if (story) {
       const tabs = el('div', 'over-tabs');
@@ -135,4 +136,12 @@ export function renderOver(box, newGame) {
     }
     if (newGame) box.append(newGame());
   });
+}
+
+// The host ended the game early: say so, and who led — the view's winners, the teams at the best score (R35).
+function endedByHost(view, names) {
+  const winners = view.winners || [];
+  if (!winners.length) return t('ended_none');
+  const n = view.teams[winners[0]].score;
+  return t(winners.length > 1 ? 'ended_level' : 'ended_led', { teams: names, n });
 }

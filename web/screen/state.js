@@ -23,6 +23,12 @@ export function seatName(seat) {
   return v && v.seats[seat] ? v.seats[seat].name || `#${seat + 1}` : `#${seat + 1}`;
 }
 
+// Who held `seat` in the round `r` (a reveal or a recap entry) tells of: its own record, since a seat taken over
+// between rounds keeps its old player's name there; the seat's name now for a record without names.
+export function playedBy(r, seat) {
+  return (r && r.names && r.names[seat]) || seatName(seat);
+}
+
 // The table's rule durations as the view states them (already scaled by the host's settings).
 export const timing = () => (store.view && store.view.timing) || {};
 

@@ -3,7 +3,7 @@
 // carré formed, and who called what on whom. At game over: the recap of every round and the game's awards.
 import { TEAM_SHAPES } from '../common/teams.js';
 import { el, teamName, joinList } from './dom.js';
-import { store, seatName } from './state.js';
+import { store, playedBy } from './state.js';
 import { t } from './strings.js';
 
 const secs = (x) => (Math.round(x * 10) / 10).toFixed(1);
@@ -15,11 +15,19 @@ export function storyPart() {
   if (!story || !story.events) return null;
   return {
     sig: `story|${r.round}|${story.events.length}|${document.documentElement.lang}`,
-    draw(node) { node.append(timeline(story, r)); },
+    draw(node) {
+      // drawn once to measure its lanes, then again with flashes too close to read apart gathered into runs
+      node.append(timeline(story, r));
+      const lane = node.querySelector('.story-lane');
+      if (lane && lane.clientWidth) node.replaceChildren(timeline(story, r, lane.clientWidth));
+    },
   };
 }
 
-export function timeline(story, r) {
+// An emission's mark is about this wide (stage px): closer flashes of one seat would pile up unreadably.
+const EMIT_MARK_PX = 58;
+
+export function timeline(story, r, laneWidth = 0) {
   const view = store.view;
   const events = story.events;
   const length = Math.max(story.length || 0, ...events.map((e) => e.t), 1);
@@ -30,7 +38,7 @@ export function timeline(story, r) {
   for (const s of view.seats) {
     const row = el('div', `story-row team-${s.team}`);
     row.dataset.seat = String(s.seat);
-    row.append(el('span', 'story-name', `${TEAM_SHAPES[s.team]} ${seatName(s.seat)}`));
+    row.append(el('span', 'story-name', `${TEAM_SHAPES[s.team]} ${playedBy(r, s.seat)}`));
     const lane = el('div', 'story-lane');
     const mine = events.filter((e) => e.seat === s.seat);
     // The channel held: from each take to the next release (or the round's end).
@@ -40,7 +48,9 @@ export function timeline(story, r) {
       if (e.kind === 'release' && heldFrom !== null) { lane.append(held(heldFrom, e.t, at)); heldFrom = null; }
     }
     if (heldFrom !== null) lane.append(held(heldFrom, length, at));
-    for (const e of mine) lane.append(mark(e, at));
+    const marks = mine.map((e) => mark(e, at));
+    gatherRuns(mine, marks, laneWidth ? (EMIT_MARK_PX / laneWidth) * length : 0, at);
+    lane.append(...marks);
     row.append(lane);
     rows.append(row);
   }
@@ -51,8 +61,45 @@ export function timeline(story, r) {
   t('legend').split(' · ').forEach((item, i) => legend.append(...(i ? [' · '] : []), el('span', '', item)));
   axis.append(el('span', '', t('story_s', { t: 0 })), legend, el('span', '', t('story_s', { t: secs(length) })));
   box.append(axis);
-  void r;
   return box;
+}
+
+// Flashes of one seat closer than `gap` seconds apart make one run: its first mark shows every emoji of it with
+// its count ("🐙 ×12 ✓") over a bar from the first flash to the last; the others stay (each event keeps its mark,
+// with its time and verdict) but are not drawn.
+function gatherRuns(events, marks, gap, at) {
+  if (!gap) return;
+  let run = [];
+  const close = () => {
+    if (run.length > 1) {
+      const [first, last] = [run[0], run[run.length - 1]];
+      const counts = new Map();
+      for (const i of run) {
+        const e = events[i];
+        const c = counts.get(e.emoji) || { n: 0, sign: e.sign };
+        c.n += 1;
+        counts.set(e.emoji, c);
+      }
+      const m = marks[first];
+      m.classList.add('run');
+      m.style.width = `calc(${at(events[last].t)} - ${at(events[first].t)})`;
+      if (parseFloat(at(events[first].t)) > 50) { // late in the round: drawn back from its last flash, in the lane
+        m.classList.add('from-end');
+        m.style.left = at(events[last].t);
+      }
+      m.replaceChildren(...[...counts].flatMap(([emoji, c]) => [el('span', 'emoji', emoji),
+        el('span', 'count', t('story_times', { n: c.n })), el('span', `verdict ${c.sign ? 'sign' : 'decoy'}`, c.sign ? '✓' : '✗')]));
+      m.title = [...counts].map(([emoji, c]) => `${emoji} ×${c.n} — ${c.sign ? t('story_sign') : t('story_decoy')}`).join(' · ');
+      for (const i of run.slice(1)) marks[i].classList.add('in-run');
+    }
+    run = [];
+  };
+  events.forEach((e, i) => {
+    if (e.kind !== 'emit') return;
+    if (run.length && e.t - events[run[run.length - 1]].t >= gap) close();
+    run.push(i);
+  });
+  close();
 }
 
 function held(from, to, at) {
@@ -103,7 +150,7 @@ export function recapList(recap) {
   for (const r of recap) {
     const teams = joinList((r.scorers || []).map((x) => teamName(x)), t('and'));
     const how = r.how === 'void' ? t('how_void')
-      : t(`how_${r.how}`, { caller: seatName(r.caller), team: r.end === 'contre' ? teamName(r.target) : '' });
+      : t(`how_${r.how}`, { caller: playedBy(r, r.caller), team: r.end === 'contre' ? teamName(r.target) : '' });
     const row = el('div', 'recap-row');
     row.dataset.round = String(r.round);
     row.append(el('span', 'recap-round', `${r.round}`), el('span', 'recap-how', how),
@@ -121,7 +168,7 @@ export function awardList(awards) {
     row.dataset.award = a.award;
     const detailKey = `award_detail_${a.award}`;
     const detail = t(detailKey, a.detail || {});
-    row.append(el('span', 'award-name', t(`award_${a.award}`)), el('span', 'award-who', seatName(a.seat)),
+    row.append(el('span', 'award-name', t(`award_${a.award}`)), el('span', 'award-who', a.name || playedBy(null, a.seat)),
       el('span', 'award-detail', detail === detailKey ? '' : detail));
     box.append(row);
   }
