@@ -13,7 +13,7 @@
 
 export const TEXT = {
   en: {
-    title: 'Example: how a round goes',
+    title: 'Example of a round',
     skip: 'Skip',
     skip_label: 'Skip the demonstration',
     phone_of: ({ name }) => `${name}’s phone`,
@@ -34,7 +34,7 @@ export const TEXT = {
     outro: 'First team to 5 points wins. Scan the code with your phone to play!',
   },
   fr: {
-    title: 'Exemple : comment se joue une manche',
+    title: 'Exemple de manche',
     skip: 'Passer',
     skip_label: 'Passer la démonstration',
     phone_of: ({ name }) => `Le téléphone ${/^[AEIOUYÉÈaeiouyéè]/.test(name) ? 'd’' : 'de '}${name}`,
