@@ -207,6 +207,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     if (!shown) return;
     if (passed && now() - shown.since >= SEEN_AFTER_MS) markSeen(shown.key);
     glow(null);
+    cover(null);
     shown.el.remove();
     shown = null;
     if (room) room(0);
@@ -218,6 +219,16 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     if (glowing) glowing.classList.remove('coach-target');
     glowing = target;
     if (target) target.classList.add('coach-target');
+  }
+
+  // The page's text a bubble lies over (data-coach-place="over") is said again in the bubble: hidden meanwhile, so
+  // that none of it shows at the bubble's rounded corners.
+  let covered = null;
+  function cover(zone) {
+    if (covered === zone) return;
+    if (covered) covered.classList.remove('coach-covered');
+    covered = zone;
+    if (zone) zone.classList.add('coach-covered');
   }
 
   function draw() {
@@ -239,12 +250,14 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     if (!target || !target.isConnected || target.getClientRects().length === 0) {
       el.hidden = true;
       glow(null);
+      cover(null);
       if (room) room(0);
       return;
     }
     el.hidden = false;
     const at = placeBubble(el, target, { keep, clear, spare, room, prefer: shown.prefer });
     glow(at.glow ? target : null);
+    cover(at.side === 'over' && target.dataset.coachPlace === 'over' ? target : null);
   }
 
   function show(hint, vars) {
