@@ -56,7 +56,7 @@ export default {
   cooldown_label: 'Swap cooldown',
   swapped: 'Swapped',
   carre_badge: 'Carré! Four of a kind',
-  carre_hint: 'It looks at your partner’s hand, not yours.',
+  carre_hint: 'Your partner’s hand, not yours.',
   take_channel: 'Take the channel',
   release_channel: 'Release the channel',
   channel_free: 'Channel free',
