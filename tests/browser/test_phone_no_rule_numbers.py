@@ -46,6 +46,8 @@ def rule_numbers(path: Path) -> list[str]:
     lines = raw.split("\n")
     if path.suffix == ".css":
         return []  # animation and transition times are the look, not the rules
+    if path.suffix == ".html" and path.name.startswith("rules"):
+        return []  # the players' rules, one page per language: they state the defaults on purpose
     code = _code(raw) if path.suffix == ".js" else raw
     secs = "|".join(re.escape(str(s)) for s in SECONDS)
     # As milliseconds: the long rule durations only (a vote, a pause, a round); 2 s and 5 s are also the length of
