@@ -105,6 +105,7 @@ function onView(before, events) {
   // The hints are for a seated player: the coach comes with the seat, not with the join screen.
   if (!coachAsked && me()) { coachAsked = true; startCoach(); }
   if (coach && me()) coach.consider(S.view, before, events);
+  if (me() || S.watching) later('announce').then((m) => m.hear(events), quiet); // said to a screen reader
   if (S.rewatch && !me() && S.status === 'open') { S.rewatch = false; send({ type: 'watch' }); }
 }
 

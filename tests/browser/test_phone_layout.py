@@ -36,11 +36,11 @@ NAMES8 = ("Bruno", "Chloé Marie-Anne", "Dora", "Emmanuelle", "Farid", "Gwendoli
 
 #: What the page shows, measured in the page: the controls of the visible screen (with their centre, whether a
 #: finger there touches them, whether they are on screen), every pair of boxes that overlap, every text cut, and
-#: how many characters of each seat name can be read.
+#: how many characters of each seat name can be read. What is said and never shown (``.sr-only``) is left out.
 REPORT = r"""(playOnly) => {
   const W = document.documentElement.clientWidth, H = document.documentElement.clientHeight;
   const shown = (el) => { const r = el.getBoundingClientRect(); const cs = getComputedStyle(el);
-    return r.width > 0 && r.height > 0 && cs.visibility !== 'hidden' && !el.closest('[hidden]'); };
+    return r.width > 0 && r.height > 0 && cs.visibility !== 'hidden' && !el.closest('[hidden], .sr-only'); };
   const screen = document.querySelector('main.screen:not([hidden])');
   const name = (el) => el.id ? '#' + el.id : (el.className && el.className.baseVal === undefined ? el.tagName.toLowerCase() + '.' + String(el.className).trim().split(/\s+/).join('.') : el.tagName.toLowerCase())
     + (el.dataset.slot ? `[slot=${el.dataset.slot}]` : el.dataset.place ? `[place=${el.dataset.place}]` : el.dataset.emoji ? `[${el.dataset.emoji}]` : el.dataset.seat ? `[seat=${el.dataset.seat}]` : el.dataset.action ? `[${el.dataset.action}]` : '');
