@@ -1,6 +1,6 @@
 // The questions a call may ask (calls.js decides, this module asks; it is fetched during play): R23's reminder
-// when you hold a carré yourself, the accused team at 6 and 8 seats, and a keyboard's plain confirm. Each opens once
-// the thumb has lifted, away from the button held, its answers armed a beat (modal.js).
+// when you hold a carré yourself, the accused team, and the plain confirm of a double tap or a keyboard. Each
+// opens once the thumb has lifted, away from the button held, its answers armed a beat (modal.js).
 import { S, me, team, seatName } from './state.js';
 import { $ } from './dom.js';
 import { t } from './strings.js';
@@ -24,7 +24,7 @@ export function askR23() {
   });
 }
 
-/** R24 at 6 and 8 seats: which team holds a carré? */
+/** R24: which team holds a carré? (At 4 seats only a double tap or a keyboard asks it: one team to confirm.) */
 export function pickAccused(others) {
   whenLifted(() => {
     if (!inPlay()) return;
@@ -43,11 +43,24 @@ export function pickAccused(others) {
   });
 }
 
-/** A keyboard or screen reader's Quatro!: a plain confirm instead of the press-and-hold. */
-export function confirmQuatro() {
-  openModal('confirm', {
-    title: t('quatro'), text: t('confirm_quatro'), avoid: $('btn-quatro'),
-    actions: [{ id: 'cancel', label: t('cancel'), cls: 'ghost' },
-      { id: 'confirm', label: t('quatro'), cls: 'danger', run: () => sendCall({ type: 'call_quatro', confirmed: false }) }],
+/**
+ * A double tap, a keyboard or a screen reader's call: the question a hold would ask, or a plain confirm where a
+ * hold asks none — a call never goes out without a hold or an answer.
+ */
+export function askFirst(which) {
+  if (!inPlay()) return;
+  if (which === 'contre') pickAccused(S.view.teams.map((x) => x.team).filter((x) => x !== me().team));
+  else if (me().has_carre) askR23();
+  else confirmQuatro();
+}
+
+function confirmQuatro() {
+  whenLifted(() => {
+    if (!inPlay()) return;
+    openModal('confirm', {
+      title: t('quatro'), text: t('confirm_quatro'), avoid: $('btn-quatro'),
+      actions: [{ id: 'cancel', label: t('cancel'), cls: 'ghost' },
+        { id: 'confirm', label: t('quatro'), cls: 'danger', run: () => sendCall({ type: 'call_quatro', confirmed: false }) }],
+    });
   });
 }

@@ -1,4 +1,5 @@
-// Quatro! and Contre! (R22–R24): held (gestures.js), then sent, or first a question (calls-ask.js).
+// Quatro! and Contre! (R22–R24): held (gestures.js), then sent, or first a question (calls-ask.js; always so for
+// a double tap, a keyboard or a screen reader).
 import { S, me, paused } from './state.js';
 import { $ } from './dom.js';
 import { t } from './strings.js';
@@ -14,8 +15,8 @@ const ask = (fn) => later('calls-ask').then(fn, () => { /* the host is restartin
 export function setupCalls(draw) {
   redraw = draw;
   const hold = { holdText: () => t('hold_longer'), refusedText: callRefusal };
-  holdButton($('btn-quatro'), { ...hold, onFire: fireQuatro, onKeyboard: () => keyboard('quatro') });
-  holdButton($('btn-contre'), { ...hold, onFire: fireContre, onKeyboard: () => keyboard('contre') });
+  holdButton($('btn-quatro'), { ...hold, onFire: fireQuatro, onAsk: () => ask((m) => m.askFirst('quatro')) });
+  holdButton($('btn-contre'), { ...hold, onFire: fireContre, onAsk: () => ask((m) => m.askFirst('contre')) });
 }
 
 /** Why a call cannot be made now (the button stays touchable so that a tap is told), or null. */
@@ -42,12 +43,6 @@ function fireContre() {
   const others = S.view.teams.map((x) => x.team).filter((x) => x !== you.team);
   if (others.length === 1) sendCall({ type: 'call_contre', team: others[0] });
   else ask((m) => m.pickAccused(others));
-}
-
-function keyboard(which) {
-  if (which === 'contre') fireContre();
-  else if (me() && me().has_carre) askR23();
-  else ask((m) => m.confirmQuatro());
 }
 
 /** Send a call (once a round: a double tap sends nothing more). */

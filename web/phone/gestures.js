@@ -1,6 +1,6 @@
 // Gestures: the calls are pressed and held (no stray touch lasts that long), with a ring that fills at the finger;
-// a short tap is answered there ("Hold to call"). Everything is Pointer Events: WebKitGTK and desktop browsers send
-// mouse pointers, phones touch pointers, and the page treats them alike.
+// a short tap is answered there ("Hold to call"); a double tap asks first. Everything is Pointer Events: WebKitGTK
+// and desktop browsers send mouse pointers, phones touch pointers, and the page treats them alike.
 import { $ } from './dom.js';
 import { atFinger, haptic, hideFinger } from './feedback.js';
 
@@ -9,6 +9,9 @@ export const HOLD_MS = 550;
 
 // After the last finger lifts, some browsers still make a click of the touch: a question waits this long more.
 const LIFT_SETTLE_MS = 250;
+
+// A double tap's two taps, wide enough for two presses of VoiceOver (it makes a tap of its own double tap).
+const TWICE_MS = 800;
 
 const down = new Set(); // the pointers on the screen now
 const onLift = [];
@@ -47,19 +50,25 @@ function ringAt(x, y) {
 }
 
 /**
- * Press and hold `btn`: onFire after HOLD_MS. A short tap says `holdText()` at the finger. A keyboard or screen
- * reader activation (a click with no pointer) runs onKeyboard instead (a plain confirm).
+ * Press and hold `btn`: onFire after HOLD_MS. A short tap says `holdText()` at the finger. A double tap (once its
+ * release has settled) or a click with no pointer (a keyboard, a screen reader) runs onAsk: a question.
  */
-export function holdButton(btn, { onFire, onKeyboard, holdText, refusedText }) {
+export function holdButton(btn, { onFire, onAsk, holdText, refusedText }) {
   let timer = null;
   let ring = null;
+  let tapped = -1e9; // when the last short tap ended
   const stop = (e) => {
     if (!timer) return;
     clearTimeout(timer);
     timer = null;
     btn.classList.remove('holding');
     if (ring) { ring.setAttribute('hidden', ''); ring = null; }
-    if (e && e.type === 'pointerup') { atFinger(holdText(), 'hold', { anchor: btn, ms: 1400 }); haptic('refused'); }
+    if (!e || e.type !== 'pointerup') return;
+    const now = performance.now();
+    if (now - tapped < TWICE_MS) { tapped = -1e9; hideFinger(); setTimeout(onAsk, LIFT_SETTLE_MS); return; }
+    tapped = now;
+    atFinger(holdText(), 'hold', { anchor: btn, ms: 1400 });
+    haptic('refused');
   };
   btn.addEventListener('pointerdown', (e) => {
     if (timer) return;
@@ -91,6 +100,6 @@ export function holdButton(btn, { onFire, onKeyboard, holdText, refusedText }) {
   btn.addEventListener('pointercancel', stop);
   btn.addEventListener('contextmenu', (e) => e.preventDefault());
   btn.addEventListener('click', (e) => {
-    if (e.detail === 0 && btn.getAttribute('aria-disabled') !== 'true') onKeyboard();
+    if (e.detail === 0 && btn.getAttribute('aria-disabled') !== 'true') onAsk();
   });
 }
