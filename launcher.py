@@ -50,6 +50,7 @@ TEST_MODULES = (
     "pytest_timeout",
     "hypothesis",
     "playwright",
+    "axe_playwright_python",
     "pyzbar",
     "mypy",
     "ruff",

@@ -153,6 +153,7 @@ function flyPoints(teams) {
     const x0 = root.clientWidth / 2;
     const y0 = root.clientHeight / 2;
     const plus = el('div', `fly-plus team-${team}`, '+1');
+    plus.setAttribute('aria-hidden', 'true'); // a flourish: the score it flies to is what is read
     plus.style.left = `${x0}px`;
     plus.style.top = `${y0}px`;
     root.append(plus);
