@@ -1,8 +1,8 @@
 """axe-core (through axe-playwright-python) on every page state the browser tests reach, in every language the
-pages speak: the TV (lobby, sign, play, reveal, game over), the phone (join, seated, sign, play with the channel's
-tray open, a call's question, reveal, game over) and the rules page. Nothing serious or critical may be found, and
-neither may the two landmarks a screen reader user jumps by first: a level-one heading on every phone screen and
-a ``main`` landmark on every page.
+pages speak: the TV (lobby, sign, play, reveal, game over), the phone (join, seated, sign, play with the help
+sheet, the channel's tray open, a call's question, a spectator's, reveal, game over) and the rules page. Nothing
+serious or critical may be found, and neither may the two landmarks a screen reader user jumps by first: a
+level-one heading on every phone screen and a ``main`` landmark on every page.
 
 The languages are the catalogs present (``web/i18n/<lang>.json``), or English and French while the words still live
 in the pages' modules. Each page is told its language the way a player's choice is remembered, and the test checks
@@ -72,6 +72,8 @@ def context_for(chromium: Any, lang: str, phone: bool) -> Any:
     return context
 
 
+# A whole game on two pages with some twenty axe runs: well over the suite's two minutes on a busy machine.
+@pytest.mark.timeout(480)
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.live_server(seats=4, public_host="party.test")
 def test_axe_finds_nothing_serious_on_any_page_state(live_server, chromium, screenshot_dir, lang):
@@ -115,6 +117,23 @@ def test_axe_finds_nothing_serious_on_any_page_state(live_server, chromium, scre
         expect(page.locator("#carre-badge")).to_be_visible()
         found += findings(page, "phone play")
         found += findings(tv.page, "TV play")
+
+        page.locator("#help").tap()  # the help sheet over the table
+        expect(page.locator("#help-sheet")).to_be_visible()
+        found += findings(page, "phone help")
+        page.locator("#help-close").tap()
+        expect(page.locator("#help-sheet")).to_have_count(0)
+
+        audience_context = context_for(chromium, lang, phone=True)  # a spectator's phone, a device of its own
+        try:
+            audience = audience_context.new_page()
+            audience.goto(phone_url(live_server.port))
+            audience.locator("#btn-watch").tap()
+            expect(audience.locator("#screen-watch")).to_be_visible()
+            expect(audience.locator("#watch-body")).not_to_be_empty()
+            found += findings(audience, "phone watching")
+        finally:
+            audience_context.close()
 
         page.locator("#btn-channel").tap()  # the tray of emojis opens (a radiogroup)
         expect(page.locator("#tray")).to_be_visible()

@@ -50,7 +50,8 @@ export function openHelp() {
 // The host's /rules page, its article in this language, drawn inside the sheet (the host forbids framing its
 // pages): a shadow root keeps the rules' styles and the phone's apart.
 function rulesBox(lang) {
-  const box = h('div', { id: 'help-rules', class: 'help-rules', role: 'document', 'aria-label': t('rules_title') });
+  // it scrolls: a keyboard can reach it and scroll it too
+  const box = h('div', { id: 'help-rules', class: 'help-rules', role: 'document', 'aria-label': t('rules_title'), tabindex: '0' });
   const root = box.attachShadow({ mode: 'open' });
   root.append(h('link', { rel: 'stylesheet', href: '/rules.css' }));
   fetch(`/rules?lang=${lang}`, { cache: 'no-store' }).then((res) => (res.ok ? res.text() : Promise.reject(res.status)))
