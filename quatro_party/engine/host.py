@@ -58,6 +58,18 @@ def set_seat_count(game: Game, c: SetSeatCount, events: list[ev.Event]) -> Refus
     return None
 
 
+def printable_name(name: str) -> bool:
+    r"""Whether ``name`` is all printable characters, an emoji's zero-width joiner aside: "👩‍👩‍👧" is one picture
+    drawn from three emojis joined by U+200D, which ``str.isprintable`` alone refuses (it is a format character).
+    Where a joiner may stand is the server's finer check; here a name made of joiners only is still none.
+
+    >>> printable_name("👩\u200d👩\u200d👧"), printable_name("Ana\n"), printable_name("\u200d")
+    (True, False, False)
+    """
+    rest = name.replace("\u200d", "")
+    return bool(rest) and rest.isprintable()
+
+
 def sit(game: Game, c: Sit, events: list[ev.Event]) -> Refusal | None:
     """R3: a human or a bot takes (or is renamed on) a seat; an empty one only in the lobby (R33: a seat in
     play keeps its hand and its place)."""
@@ -67,7 +79,7 @@ def sit(game: Game, c: Sit, events: list[ev.Event]) -> Refusal | None:
         if game.phase is not Phase.LOBBY:
             return game._wrong_phase(Phase.LOBBY)
         name = ""
-    elif not 1 <= len(name) <= MAX_NAME_LENGTH or not name.isprintable():
+    elif not 1 <= len(name) <= MAX_NAME_LENGTH or not printable_name(name):
         return Refusal(Reason.BAD_NAME, f"a name has 1 to {MAX_NAME_LENGTH} printable characters")
     s = game.seats[c.seat]
     # A seat that stays human keeps its connection state: renaming an absent player is not a

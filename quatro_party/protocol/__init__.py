@@ -40,9 +40,11 @@ from .incoming import (
 )
 from .outgoing import (
     Error,
+    HostKey,
     Joined,
     Ok,
     Refused,
+    RemoteKey,
     SeatLink,
     ServerMessage,
     State,
@@ -65,6 +67,7 @@ __all__ = [
     "WINNING_SCORES",
     "Action",
     "Error",
+    "HostKey",
     "ErrorCode",
     "Hello",
     "HostAction",
@@ -75,6 +78,7 @@ __all__ = [
     "ProtocolError",
     "Refused",
     "ScreenHello",
+    "RemoteKey",
     "SeatLink",
     "ServerMessage",
     "State",

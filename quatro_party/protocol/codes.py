@@ -37,6 +37,7 @@ class ErrorCode(str, Enum):
     KICKED = "kicked"
     REPLACED_BY_BOT = "replaced_by_bot"
     BAD_VIP = "bad_vip"
+    VIP_USED = "vip_used"
     INTERNAL = "internal"
 
 

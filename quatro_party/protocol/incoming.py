@@ -49,12 +49,15 @@ TIMER_FACTORS = rules.TIMER_FACTORS
 class Hello:
     """First message of a phone: resume with a seat token, or ``None`` to look at free seats.
 
-    ``vip`` is the secret of a VIP link (the host's remote), when the page was opened from one.
+    ``vip`` is the invitation of a VIP link (the host's remote), when the page was opened from one; ``remote``
+    the key the server gave this phone when it took such an invitation (it keeps the remote across a closed
+    tab and a host restart).
     """
 
     id: Any
     token: str | None
     vip: str | None = None
+    remote: str | None = None
 
 
 @dataclass(frozen=True)
@@ -94,10 +97,12 @@ class Action:
 
 @dataclass(frozen=True)
 class ScreenHello:
-    """First message of a big screen; ``host`` is the host secret, or ``None`` for a spectator screen."""
+    """First message of a big screen; ``host`` is the host secret, or ``None`` for a spectator screen; ``key`` the
+    host key the server gave this screen (it keeps the host's rights across a host restart), or ``None``."""
 
     id: Any
     host: str | None
+    key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -311,7 +316,12 @@ def parse_phone_message(msg: dict[str, Any]) -> Hello | Join | Leave | Action:
     if check is not None:  # an action: the bulk of the traffic, so looked up first
         return Action(ref, kind, check(msg))
     if kind == "hello":
-        return Hello(ref, _str(msg, "token", 128, optional=True), _str(msg, "vip", 128, optional=True))
+        return Hello(
+            ref,
+            _str(msg, "token", 128, optional=True),
+            _str(msg, "vip", 128, optional=True),
+            _str(msg, "remote", 128, optional=True),
+        )
     if kind == "join":
         return Join(ref, _int(msg, "seat", 0, 7), _str(msg, "name", 40) or "")
     if kind == "leave":
@@ -338,7 +348,7 @@ def parse_screen(raw: str | bytes) -> ScreenHello | HostAction:
     msg = _decode(raw)
     kind, ref = _envelope(msg)
     if kind == "hello":
-        return ScreenHello(ref, _str(msg, "host", 128, optional=True))
+        return ScreenHello(ref, _str(msg, "host", 128, optional=True), _str(msg, "key", 128, optional=True))
     host = _host_action(msg, kind, ref)
     if host is not None:
         return host

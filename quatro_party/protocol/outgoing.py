@@ -103,6 +103,28 @@ class VipLink:
 
 
 @dataclass(frozen=True)
+class HostKey:
+    """The key that keeps this screen the host's across a host restart; only that screen gets it, once."""
+
+    key: str
+
+    def text(self) -> str:
+        """The frame as JSON text."""
+        return json_text({"type": "host_key", "key": self.key})
+
+
+@dataclass(frozen=True)
+class RemoteKey:
+    """The key that keeps this phone the host's remote (it took the invitation); only that phone gets it."""
+
+    key: str
+
+    def text(self) -> str:
+        """The frame as JSON text."""
+        return json_text({"type": "remote_key", "key": self.key})
+
+
+@dataclass(frozen=True)
 class Ok:
     """The message was accepted; the ``state`` showing its effect follows."""
 
@@ -151,7 +173,7 @@ class Error:
 
 
 #: Every message the server sends.
-ServerMessage = State | Joined | SeatLink | VipLink | Ok | Refused | Error
+ServerMessage = State | Joined | SeatLink | VipLink | HostKey | RemoteKey | Ok | Refused | Error
 
 
 def ack_message(ref: Any = None) -> dict[str, Any]:

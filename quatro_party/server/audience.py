@@ -7,15 +7,20 @@
   freed (any time: the newcomer takes over its hand, R33), a bot's seat between rounds (lobby, pause,
   game over: the newcomer takes over the bot's hand and team). A locked table offers nothing, and
   ``join`` and ``watch`` are refused ``table_locked`` (a seat's own token still resumes it).
-* A **VIP phone** opened the link of the host's ``vip_link`` (``hello`` with ``vip``): it may send the
-  host's actions too, without leaving its seat, until the host sends ``revoke_vip``. The secret goes
-  only to the host screen that asked; it is not journaled (a restarted host issues a new one).
+* The **host's remote**: the host's ``vip_link`` makes a one-time invitation (:data:`VIP_INVITE_LIFETIME`; a
+  new one each time, the last one dies). The first phone to say ``hello`` with it takes it: the invitation is
+  used up (a second device is told ``vip_used``), and that phone gets a key of its own (``remote_key``), kept
+  in its storage and sent in each ``hello`` (``remote``): it holds the host's rights, without leaving its
+  seat, across a closed tab and a host restart (the journal keeps the key's hash, never the key), until the
+  host takes the remote back (``revoke_vip``) or gives it to another phone. One phone holds the remote.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import secrets
+from typing import Any
 
 from .. import protocol as p
 from ..engine import Game, Phase, SeatKind, Sit
@@ -24,6 +29,7 @@ from . import names
 from .botseats import Bots
 from .connection import Connection
 from .outbox import Outbox
+from .recorder import Recorder
 from .referee import Referee
 from .seats import Seats
 
@@ -31,20 +37,42 @@ log = logging.getLogger("quatro.server")
 
 #: The phases between rounds: a bot's seat may change hands only then.
 BETWEEN_ROUNDS = (Phase.LOBBY, Phase.PAUSE, Phase.OVER)
+#: Seconds of the table clock an invitation to be the host's remote stays usable (once).
+VIP_INVITE_LIFETIME = 300.0
+#: Used invitations remembered, to tell a second device that its link was used (not merely wrong).
+USED_INVITES_KEPT = 8
+
+
+def digest(key: str) -> str:
+    """What the journal keeps of a key: its SHA-256, in hex (the key itself never leaves its holder's storage)."""
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class Audience:
     """Spectators, the lock, ``table.offered`` and ``join``, and the host's remote (VIP phones)."""
 
-    def __init__(self, game: Game, locked: bool, seats: Seats, bots: Bots, referee: Referee, outbox: Outbox) -> None:
+    def __init__(
+        self,
+        game: Game,
+        locked: bool,
+        remote: tuple[str, int | None] | None,
+        seats: Seats,
+        bots: Bots,
+        referee: Referee,
+        recorder: Recorder,
+        outbox: Outbox,
+    ) -> None:
         self.watchers: set[Connection] = set()  # phone sockets that watch
-        self.vips: set[Connection] = set()  # phone sockets that hold the host's rights
-        self.vip_secret: str | None = None
+        self.vips: set[Connection] = set()  # phone sockets that proved the remote's key: they hold the host's rights
+        self.invite: tuple[str, float] | None = None  # the invitation out now, and until when it works
+        self.used: list[str] = []  # the last invitations taken, to tell a second device so
+        self.remote = remote  # the remote's key (its hash) and the seat of its phone when last seen; None: nobody
         self.locked = locked
         self._game = game
         self._seats = seats
         self._bots = bots
         self._referee = referee
+        self._recorder = recorder
         self._outbox = outbox
 
     # --- who is who --------------------------------------------------------------------
@@ -74,6 +102,7 @@ class Audience:
 
     def forget(self, conn: Connection) -> bool:
         """A socket closed: it holds no rights and watches no more; whether it was watching."""
+        self.note_seat(conn)
         self.vips.discard(conn)
         return self.stop_watching(conn)
 
@@ -155,28 +184,88 @@ class Audience:
         """Nobody new may join or watch (``table_locked``) while ``locked``."""
         self.locked = locked
 
-    def vip_hello(self, conn: Connection, secret: str | None) -> None:
-        """A phone's ``hello`` with a VIP secret: right, it holds the host's rights; wrong, it is told."""
-        if secret is None:
+    def vip_hello(self, conn: Connection, msg: p.Hello) -> None:
+        """A phone's ``hello`` with the remote's key, or with an invitation: right, it holds the host's rights;
+        otherwise it is told why (and plays on as a player)."""
+        if msg.remote is None and msg.vip is None:
             return
-        good = self.vip_secret is not None and secrets.compare_digest(secret.encode(), self.vip_secret.encode())
-        if good:
+        if (
+            msg.remote is not None
+            and self.remote is not None
+            and secrets.compare_digest(digest(msg.remote), self.remote[0])
+        ):
             if conn not in self.vips:
                 log.info("%r: holds the host's remote", conn)
-            self.vips.add(conn)
-        else:
+                self.vips.add(conn)
+                self._outbox.changed()  # the host's screens show that its phone is here
+            return
+        if conn in self.vips:
             self.vips.discard(conn)
+            self._outbox.changed()
+        # A wrong key or invitation costs the sender its own answer only, never a frame to everybody.
+        if msg.remote is not None and msg.vip is None:
+            self._outbox.error(conn, p.ErrorCode.BAD_VIP, "the host took its remote back (or gave it to another phone)")
+        elif msg.vip is not None:
+            self._take_invite(conn, msg.vip, msg.token)
+
+    def _take_invite(self, conn: Connection, invite: str, token: str | None) -> None:
+        """The first phone to bring the invitation becomes the remote; the invitation is used up."""
+        out = self.invite
+        if out is not None and out[1] >= self._referee.now() and secrets.compare_digest(invite, out[0]):
+            self.invite = None
+            self.used = [*self.used[-(USED_INVITES_KEPT - 1) :], invite]
+            key = secrets.token_urlsafe(24)
+            seat = self._seats.tokens.by_token.get(token) if token else None
+            self._hand_remote((digest(key), seat))
+            self.vips.add(conn)
+            log.info("%r: took the host's remote", conn)
+            self._outbox.send(conn, p.RemoteKey(key))
+        elif any(secrets.compare_digest(invite, used) for used in self.used):
+            self._outbox.error(
+                conn,
+                p.ErrorCode.VIP_USED,
+                "another phone already opened this remote link: ask the host to show a new one",
+            )
+        else:
             self._outbox.error(conn, p.ErrorCode.BAD_VIP, "that host's remote link is not valid (any more)")
+
+    def _hand_remote(self, remote: tuple[str, int | None] | None) -> None:
+        """The remote goes to the holder of this key (its hash), or to nobody: whoever held it loses it at once."""
+        self.remote = remote
+        self.vips.clear()
+        key, seat = remote if remote is not None else (None, None)
+        self._recorder.record({"remote": key, "seat": seat})
         self._outbox.changed()
 
     def vip_link_secret(self) -> str:
-        """The VIP secret for the host's remote link (the same until it is revoked)."""
-        if self.vip_secret is None:
-            self.vip_secret = secrets.token_urlsafe(18)
-        return self.vip_secret
+        """A new invitation to be the host's remote (the last one, if unused, dies): once, for a few minutes."""
+        invite = secrets.token_urlsafe(18)
+        self.invite = (invite, self._referee.now() + VIP_INVITE_LIFETIME)
+        return invite
 
     def revoke_vips(self) -> None:
-        """The VIP secret dies and every VIP phone loses the host's rights at once."""
-        self.vip_secret = None
+        """The host takes its remote back: the phone that held it loses the host's rights at once, and the
+        invitation out (if any) dies; its old links are then merely not valid (``bad_vip``)."""
+        self.invite = None
+        self.used = []
+        if self.remote is not None:
+            self._hand_remote(None)
         self.vips.clear()
         self._outbox.changed()
+
+    def holder(self) -> dict[str, Any] | None:
+        """Who holds the host's remote, for the host's screens (``table.remote``), or ``None``."""
+        if self.remote is None:
+            return None
+        here = [c for c in self.vips if c.open]
+        seated = [c.seat for c in here if c.seat is not None]
+        seat = seated[0] if seated else (None if here else self.remote[1])
+        if seat is not None and (seat >= self._game.seat_count or self._game.seats[seat].kind is not SeatKind.HUMAN):
+            seat = None
+        name = self._game.seats[seat].name if seat is not None else None
+        return {"seat": seat, "name": name, "connected": bool(here)}
+
+    def note_seat(self, conn: Connection) -> None:
+        """The remote's phone is leaving: its seat is kept, to say who holds the remote while it is away."""
+        if conn in self.vips and self.remote is not None and conn.seat is not None:
+            self.remote = (self.remote[0], conn.seat)

@@ -32,7 +32,7 @@ from ..engine import (
     StartPractice,
 )
 from ..engine.refusals import Reason, Refusal
-from .audience import Audience
+from .audience import Audience, digest
 from .botseats import Bots
 from .connection import Connection
 from .outbox import Outbox
@@ -41,6 +41,10 @@ from .referee import Referee
 from .seats import MOVE_LINK_LIFETIME, Seats
 
 log = logging.getLogger("quatro.server")
+
+#: Host keys remembered (the screens that proved the host's rights, newest last): a reload keeps its key, so
+#: only new tabs add one; the oldest is forgotten past this.
+MAX_HOST_KEYS = 8
 
 #: What a host action gives back: done, refused by the engine, or refused by the server.
 HostResult = None | Refusal | tuple[p.ErrorCode | Reason, str]
@@ -52,6 +56,7 @@ class HostControls:
     def __init__(
         self,
         secret: str,
+        host_keys: list[str],
         settings: dict[str, str],
         join_url: str,
         mdns_name: str | None,
@@ -64,6 +69,7 @@ class HostControls:
         outbox: Outbox,
     ) -> None:
         self.secret = secret
+        self.host_keys = host_keys[-MAX_HOST_KEYS:]  # hashes of the keys given to the host's screens (journaled)
         self.settings = settings  # the server's own: the bots' level and the language (house rules are the engine's)
         self.join_url = join_url
         self.mdns_name = mdns_name
@@ -78,14 +84,27 @@ class HostControls:
     # --- the screen and the host's messages -------------------------------------------
 
     def screen_hello(self, conn: Connection, msg: p.ScreenHello) -> None:
-        """A big screen's ``hello``: with the right secret it is the host's screen; it gets its first view."""
+        """A big screen's ``hello``: with the right secret, or the key this host gave it (before a restart, too),
+        it is the host's screen; it gets its first view. A screen proved by the secret alone gets a key
+        (``host_key``, its own): the journal keeps the key's hash, so that the same tab is the host's again
+        after a restart, with nothing secret in its address."""
         conn.greeted = True
-        if msg.host is not None:
-            conn.is_host = secrets.compare_digest(msg.host.encode(), self.secret.encode())
-            if not conn.is_host:
-                self._outbox.error(
-                    conn, p.ErrorCode.BAD_HOST_SECRET, "wrong host secret: this screen only watches", msg.id
-                )
+        by_secret = msg.host is not None and secrets.compare_digest(msg.host.encode(), self.secret.encode())
+        by_key = msg.key is not None and digest(msg.key) in self.host_keys
+        conn.is_host = by_secret or by_key
+        if conn.is_host and not by_key:
+            key = secrets.token_urlsafe(24)
+            self.host_keys = [*self.host_keys[-(MAX_HOST_KEYS - 1) :], digest(key)]
+            self._recorder.record({"host_key": digest(key)})
+            self._outbox.send(conn, p.HostKey(key))
+        elif not conn.is_host and (msg.host is not None or msg.key is not None):
+            self._outbox.error(
+                conn,
+                p.ErrorCode.BAD_HOST_SECRET,
+                "this screen does not hold the host's rights (the host restarted?): open the address the host's "
+                "terminal prints",
+                msg.id,
+            )
         self._outbox.send_state(conn)
 
     def act(self, conn: Connection, msg: p.HostAction) -> None:
@@ -97,7 +116,7 @@ class HostControls:
             if conn.kind != "screen":
                 self._outbox.error(conn, p.ErrorCode.NOT_HOST, "only the host's screen hands out its remote", msg.id)
                 return
-            url = f"{self.join_url or '/'}?vip={self._audience.vip_link_secret()}"
+            url = f"{self.join_url or '/'}?vip={self._audience.vip_link_secret()}"  # a new invitation each time
             self._outbox.send(conn, p.VipLink(msg.id, url))
         result = ACTIONS[msg.kind](self, **msg.fields)
         if isinstance(result, Refusal):

@@ -11,12 +11,20 @@ count, the seed actually used, the timing), then one line per engine call, in or
 
 and one line per table-level change that is not an engine command: ``{"token": ..., "seat": s}`` (a
 seat token issued), ``{"revoke": s}``, ``{"bot": s, "level": ...}``, ``{"unbot": s}``,
-``{"settings": {...}}``. ``r`` and ``n`` let a replay check that every call had the same outcome.
+``{"settings": {...}}``, ``{"host_key": sha256}`` (a big screen was given a key that keeps it the host's
+screen across a restart: only its hash is kept), ``{"remote": sha256 or null, "seat": s or null}`` (the
+phone that holds the host's remote, by the hash of its key; ``null``: the host took it back). ``r`` and ``n``
+let a replay check that every call had the same outcome.
 
 Lines are ASCII JSON ending in ``\n``; one that ends in ``\r\n`` (an editor, or a journal written in text mode
-by an older Windows build) reads the same. Reading keeps every line up to the first one that cannot be used
-(cut short by a crash, damaged, or a time jump no table makes: :data:`MAX_STEP`); blank lines are skipped.
-The file itself (appending, compaction, the lock) is :mod:`.journal`.
+by an older Windows build) reads the same. Each line carries its own checksum as its last member,
+``"crc": "<8 hex digits>"``: the CRC-32 of the line as it would read without that member
+(``{"t":1.5,"tick":true,"n":0}`` becomes ``{"t":1.5,"tick":true,"n":0,"crc":"…"}``), so a line torn by a crash,
+or changed by a single byte that still leaves valid JSON (a flipped digit), is caught before it is replayed.
+Reading keeps every line up to the first one that cannot be used (cut short by a crash, damaged, its checksum
+wrong, or a time jump no table makes: :data:`MAX_STEP`), and says where it stopped (:class:`Reading`); blank
+lines are skipped. A journal of format 1 (before checksums) is read without them. The file itself (appending,
+compaction, the lock) is :mod:`.journal`.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ import dataclasses
 import json
 import logging
 import math
+import zlib
 from enum import Enum
 from pathlib import Path
 from typing import Any, get_args
@@ -33,14 +42,19 @@ from ..engine import Command
 
 log = logging.getLogger("quatro.server")
 
-#: Bumped when a journal of the previous format can no longer be replayed.
-FORMAT = 1
+#: The format this host writes (2: every line carries its checksum). A journal of format 1 is still read.
+FORMAT = 2
+#: The formats this host reads.
+READABLE_FORMATS = (1, 2)
+#: Every line of a format-2 journal ends with this member, then 8 hex digits and ``"}``.
+_CRC_MEMBER = b',"crc":"'
+_CRC_TAIL = len(_CRC_MEMBER) + 8 + 2
 
 #: Every engine command class, by the name the journal stores.
 COMMANDS: dict[str, type] = {cls.__name__: cls for cls in get_args(Command)}
 
 #: The key that tells each kind of line apart (exactly one per line).
-ENTRY_KINDS = ("cmd", "tick", "token", "revoke", "bot", "unbot", "settings", "snapshot")
+ENTRY_KINDS = ("cmd", "tick", "token", "revoke", "bot", "unbot", "settings", "snapshot", "host_key", "remote")
 
 #: Largest step of the table's clock from one line to the next (seconds). The table's clock only moves while the
 #: host runs (a restart goes on from the last line), so a real journal steps by seconds, at most by the hours a
@@ -88,6 +102,24 @@ def entry_kind(entry: Any) -> str:
     return kinds[0]
 
 
+@dataclasses.dataclass
+class Reading:
+    """A journal as read back: its header and entries, where each line ends, and where (and why) reading stopped.
+
+    ``ends[0]`` is the byte after the header, ``ends[i]`` the byte after entry ``i - 1`` (a replay that must
+    stop before entry ``i`` keeps the first ``ends[i]`` bytes). ``stopped`` is ``None`` when every line was
+    read, else ``(line number, why)`` of the first line that could not be used; ``torn`` says that line was
+    only the journal's unfinished last one (what a crash mid-write leaves: not damage, nothing lost but it).
+    """
+
+    header: dict[str, Any]
+    entries: list[dict[str, Any]]
+    ends: list[int]
+    stopped: tuple[int, str] | None = None
+    torn: bool = False
+    numbers: list[int] = dataclasses.field(default_factory=list)  # the file's line number of each entry
+
+
 def read(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
     """The header, the entries and the length in bytes of the good part of the journal at ``path``
     (see :func:`read_lines`)."""
@@ -96,19 +128,25 @@ def read(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
 
 
 def read_lines(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], list[int]]:
-    """The header, the entries, and where each line ends in the file: ``ends[0]`` after the header, ``ends[i]``
-    after entry ``i - 1`` (a replay that must stop before entry ``i`` keeps the first ``ends[i]`` bytes).
+    """The header, the entries, and where each line ends in the file (see :func:`read_journal`)."""
+    reading = read_journal(path)
+    return reading.header, reading.entries, reading.ends
 
-    The good part ends before the first line that cannot be used: one that does not decode to a known
-    entry (cut short by a crash mid-write, or damaged), or whose time goes back or jumps by more than
-    :data:`MAX_STEP`. Blank lines are skipped. What follows is not replayed; :meth:`Journal.reopen` keeps it
-    aside. Only a header that cannot be used raises :class:`JournalError` (there is nothing to resume);
-    a file that cannot be read raises :class:`OSError`.
+
+def read_journal(path: str | Path) -> Reading:
+    """The journal at ``path``, read up to its first line that cannot be used (:class:`Reading`).
+
+    That line is one that does not decode to a known entry (cut short by a crash mid-write, or damaged), whose
+    checksum does not match, or whose time goes back or jumps by more than :data:`MAX_STEP`. Blank lines are
+    skipped. What follows is not replayed; :meth:`Journal.reopen` keeps it aside. Only a header that cannot be
+    used raises :class:`JournalError` (there is nothing to resume); a file that cannot be read raises
+    :class:`OSError`.
     """
     data = Path(path).read_bytes()
     header: dict[str, Any] | None = None
-    entries: list[dict[str, Any]] = []
-    ends: list[int] = []
+    reading = Reading({}, [], [])
+    ends = reading.ends
+    checked = True  # format 1 has no checksums
     good = 0  # bytes up to the end of the last good line (its newline included when it has one)
     last_t = 0.0
     pos = 0
@@ -124,14 +162,26 @@ def read_lines(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], 
                 good = ends[-1] = end  # a blank line is kept with the good part, not cut off
             continue
         try:
-            value = json.loads(line)
+            value = json.loads(_unsealed(line) if checked else line)
         except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
             if header is None:
-                raise JournalError(f"line {number} of the journal: {exc}") from exc
-            _stopped(path, number, f"not JSON ({exc})")
-            break
+                if checked:  # the header says which format: a format-1 header has no checksum
+                    try:
+                        value = json.loads(line)
+                    except ValueError:
+                        raise JournalError(f"line {number} of the journal: {exc}") from exc
+                    if not isinstance(value, dict) or value.get("quatro_journal") != 1:
+                        raise JournalError(f"line {number} of the journal: {exc}") from exc
+                    checked = False
+                else:  # pragma: no cover - checked is True until a header is read
+                    raise JournalError(f"line {number} of the journal: {exc}") from exc
+            else:
+                reading.stopped, reading.torn = (number, str(exc)), nl < 0
+                _stopped(path, number, str(exc))
+                break
         if header is None:
             header = _header(value)
+            reading.header = header
             last_t = float(header["t"])
             good = end
             ends.append(end)
@@ -142,23 +192,45 @@ def read_lines(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], 
             if not math.isfinite(t) or t < last_t - MAX_BACK or t > last_t + MAX_STEP:
                 raise JournalError(f"its time {t!r} jumps from {last_t!r}")
         except JournalError as exc:
+            reading.stopped, reading.torn = (number, str(exc)), nl < 0
             _stopped(path, number, str(exc))
             break
         last_t = max(last_t, t)
-        entries.append(value)
+        reading.entries.append(value)
+        reading.numbers.append(number)
         good = end
         ends.append(end)
     if header is None:
         raise JournalError("the journal is empty")
     assert ends[-1] == good
-    return header, entries, ends
+    return reading
+
+
+def _unsealed(line: bytes) -> bytes:
+    """The JSON of a format-2 line once its checksum is checked and taken off; ``ValueError`` if it does not match.
+
+    >>> _unsealed(encode_line({"t": 1, "tick": True, "n": 0}))
+    b'{"t":1,"tick":true,"n":0}'
+    """
+    line = line.rstrip(b"\r\n")
+    tail = line[-_CRC_TAIL:]
+    if len(line) <= _CRC_TAIL or not tail.startswith(_CRC_MEMBER) or not tail.endswith(b'"}'):
+        raise ValueError("no checksum")
+    body = line[:-_CRC_TAIL] + b"}"
+    try:
+        crc = int(tail[len(_CRC_MEMBER) : -2], 16)
+    except ValueError:
+        raise ValueError("no checksum") from None
+    if zlib.crc32(body) != crc:
+        raise ValueError("its checksum does not match: the line was changed or damaged")
+    return body
 
 
 def _header(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise JournalError("the journal's first line is not a header")
-    if value.get("quatro_journal") != FORMAT:
-        raise JournalError(f"not a journal of format {FORMAT}: {value!r}")
+    if value.get("quatro_journal") not in READABLE_FORMATS:
+        raise JournalError(f"not a journal of format {FORMAT}: {str(value)[:200]}")
     for key in ("seats", "seed", "timing", "settings", "t"):
         if key not in value:
             raise JournalError(f"the journal's header lacks {key!r}")
@@ -173,6 +245,11 @@ def _stopped(path: str | Path, number: int, why: str) -> None:
 
 
 def encode_line(entry: dict[str, Any]) -> bytes:
-    """One journal line: compact JSON, ASCII, ending in a newline."""
+    """One journal line: compact JSON, ASCII, sealed with its checksum (``"crc"``, last), ending in a newline.
+
+    >>> encode_line({"t": 1, "tick": True, "n": 0})
+    b'{"t":1,"tick":true,"n":0,"crc":"5eac477f"}\\n'
+    """
     # ASCII only: a phone's name may hold a lone surrogate (refused, but journaled), which UTF-8 cannot encode.
-    return json.dumps(entry, separators=(",", ":"), allow_nan=False).encode("ascii") + b"\n"
+    body = json.dumps(entry, separators=(",", ":"), allow_nan=False).encode("ascii")
+    return b'%s%s%08x"}\n' % (body[:-1], _CRC_MEMBER, zlib.crc32(body))

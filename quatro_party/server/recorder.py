@@ -64,6 +64,7 @@ class Recorder:
         self._deal_seed, self._bot_seed, self._timing = origin
         self._recorded_at: float | None = None  # table time of the journal's last line
         self._compacted: tuple[int, Phase] | None = None  # the round end the journal was last compacted at
+        self.damage: dict[str, Any] | None = None  # a journal found damaged at start (``table.journal_damage``)
         if journal is not None:
             journal.on_failure = lambda _failure: on_failure()
 
@@ -107,10 +108,12 @@ class Recorder:
         seat_tokens: dict[int, str],
         bot_levels: dict[int, str],
         locked: bool,
+        host_keys: list[str],
+        remote: tuple[str, int | None] | None,
     ) -> None:
         """At a round's end (the pause between rounds, or game over), once per round end: the journal becomes
-        the game's snapshot and the table's tokens, bots and settings, so that a restart does not replay every
-        command of the evening (and the file stays small)."""
+        the game's snapshot and the table's tokens, bots, settings, host keys and remote (their hashes), so that
+        a restart does not replay every command of the evening (and the file stays small)."""
         if game.phase not in (Phase.PAUSE, Phase.OVER) or self.journal is None or self.journal.failure is not None:
             return
         at = (game.round, game.phase)
@@ -124,6 +127,9 @@ class Recorder:
         entries += [{"t": now, "token": token, "seat": seat} for seat, token in sorted(seat_tokens.items())]
         entries += [{"t": now, "bot": seat, "level": level} for seat, level in sorted(bot_levels.items())]
         entries.append({"t": now, "settings": {**settings, LOCKED: "true" if locked else "false"}})
+        entries += [{"t": now, "host_key": key} for key in host_keys]
+        if remote is not None:
+            entries.append({"t": now, "remote": remote[0], "seat": remote[1]})
         if self.journal.rewrite(entries):
             self._recorded_at = now
             log.info("the table's journal is compacted at the end of round %d", game.round)

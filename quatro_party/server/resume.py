@@ -18,17 +18,21 @@ still away.
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import os
 import random
+import re
 import secrets
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from filelock import FileLock
 
+from .. import protocol as p
 from ..engine import Game, Pause, Phase, Resume, SeatKind, SetConnected, Timing
-from .journal import Journal, JournalError, command_from, entry_kind, lock, read_lines, set_aside
+from .journal import REST_SUFFIX, Journal, JournalError, command_from, entry_kind, lock, read_journal, set_aside
 from .recorder import LOCKED, journal_header
 from .referee import Referee
 from .seats import Seats, Tokens
@@ -41,6 +45,15 @@ RESUME_EPSILON = 1e-6
 RESTART_GRACE = 60.0
 #: Phases in which a resumed game is held (those the engine can pause).
 _HELD_PHASES = (Phase.SIGN, Phase.PLAY, Phase.PAUSE)
+
+
+@dataclasses.dataclass
+class Powers:
+    """What the journal keeps of who holds the host's rights, by the hashes of their keys only: the host's
+    screens (newest last), and the host's remote with the seat of its phone when last seen."""
+
+    host_keys: list[str] = dataclasses.field(default_factory=list)
+    remote: tuple[str, int | None] | None = None
 
 
 @dataclasses.dataclass
@@ -60,14 +73,57 @@ class Start:
     journal: Journal | None = None
     journal_lock: FileLock | None = None  # the journal's lock, held while the table runs
     resumed_from: str | None = None  # the journal's path, when its game is resumed
+    damage: dict[str, Any] | None = None  # what the screens say of a damaged journal (:func:`damage_report`)
+    powers: Powers = dataclasses.field(default_factory=Powers)  # the host's screens and remote
+
+
+#: The settings a ``settings`` line (or the header) may hold: those the host sets with the ``settings`` message
+#: and the server keeps (the house rules are engine commands), and the lock.
+SERVER_SETTINGS = ("bot_level", "language")
+#: A key's hash in the journal: SHA-256, in hex.
+_HASH = re.compile(r"[0-9a-f]{64}")
+
+
+def checked_settings(values: Any) -> dict[str, str]:
+    """Settings read from a journal, checked exactly as the host's ``settings`` message is (the same parser, its
+    limits included), so that an edited journal cannot set what the host's panel could not. Raises
+    :class:`JournalError` otherwise.
+
+    >>> checked_settings({"bot_level": "hard", "locked": "true"})
+    {'bot_level': 'hard', 'locked': 'true'}
+    >>> checked_settings({"language": "x" * 10_000})
+    Traceback (most recent call last):
+    ...
+    quatro_party.server.journal_format.JournalError: settings the host could not set: the message is over 4096 bytes
+    """
+    if not isinstance(values, dict) or any(k not in (*SERVER_SETTINGS, LOCKED) for k in values):
+        raise JournalError(f"settings the host could not set: {str(values)[:200]}")
+    live = {k: v for k, v in values.items() if k != LOCKED}
+    if values.get(LOCKED, "false") not in ("true", "false"):
+        raise JournalError(f"a lock that is neither true nor false: {str(values[LOCKED])[:40]!r}")
+    try:
+        msg = p.parse_screen(json.dumps({"type": "settings", **live}))
+    except p.ProtocolError as exc:
+        raise JournalError(f"settings the host could not set: {exc.message}") from exc
+    if not isinstance(msg, p.HostAction) or msg.fields != live:  # pragma: no cover - the parser keeps every key
+        raise JournalError(f"settings the host could not set: {str(values)[:200]}")
+    return dict(values)
+
+
+def damage_report(path: str, line: int, kept: int, suffix: str, resumed: bool) -> dict[str, Any]:
+    """What the big screens say of a damaged journal (``table.journal_damage``): the ``line`` of the file that
+    could not be used, how many lines before it were ``kept`` (replayed), the ``file`` (its name only) where
+    the rest was set aside, and whether the table was ``resumed``."""
+    return {"line": line, "kept": kept, "file": Path(path).name + suffix, "resumed": resumed}
 
 
 class _StopAt(Exception):
     """A journal line that does not replay to the outcome it recorded: the replay keeps the lines before it."""
 
-    def __init__(self, index: int, why: str) -> None:
+    def __init__(self, index: int, number: int, why: str) -> None:
         super().__init__(why)
-        self.index = index
+        self.index = index  # the entry's index
+        self.number = number  # its line in the file
 
 
 def new_table(config: dict[str, Any], clock: Callable[[], float]) -> Start:
@@ -102,15 +158,17 @@ def open_table(config: dict[str, Any], clock: Callable[[], float]) -> Start:
     if held is None:
         log.warning("another host is using the table's journal %s: this table keeps none", path)
         return start
+    damage: dict[str, Any] | None = None
     if os.path.exists(path):
         try:
             try:
-                start, length = _replay(config, clock, path)
+                start, length, damage = _replay(config, clock, path)
             except _StopAt as stop:
                 if stop.index == 0:
                     raise
                 log.warning("the table's journal %s is replayed up to a line that does not: %s", path, stop)
-                start, length = _replay(config, clock, path, limit=stop.index)
+                start, length, _ = _replay(config, clock, path, limit=stop.index)
+                damage = damage_report(path, stop.number, stop.index + 1, REST_SUFFIX, True)
         except OSError as exc:  # left as it is: it may be fine, only out of reach for now
             log.warning("cannot read the table's journal %s (%s): starting a new table, kept by no journal", path, exc)
             return dataclasses.replace(new_table(config, clock), journal_lock=held)
@@ -125,17 +183,28 @@ def open_table(config: dict[str, Any], clock: Callable[[], float]) -> Start:
                 broken,
             )
             start = new_table(config, clock)
+            start.damage = damage_report(path, getattr(exc, "number", 1), 0, ".broken", False)
         else:
             if start.game.phase is not Phase.LOBBY:
+                start.damage = damage
                 return _resumed(start, path, length, held)
             # Only a lobby: nothing a restart could lose (phones join again), and the host's options
-            # (seats, seed, time scale) must win over the last run's.
+            # (seats, seed, time scale) must win over the last run's. The host's screens and remote stay its own.
             set_aside(path, ".old")
+            powers = start.powers
             start = new_table(config, clock)
+            start.powers = powers
+            if damage is not None:
+                start.damage = {**damage, "file": Path(path).name + ".old", "resumed": False}
     start.journal_lock = held
     header = journal_header(start.game, start.deal_seed, start.seed, start.timing, start.settings, clock())
     try:
         start.journal = Journal.create(path, header)
+        now = clock()
+        for key in start.powers.host_keys:
+            start.journal.write({"t": now, "host_key": key})
+        if start.powers.remote is not None:
+            start.journal.write({"t": now, "remote": start.powers.remote[0], "seat": None})
     except (OSError, TypeError, ValueError) as exc:
         log.warning("cannot write the table's journal %s (%s): a restart will lose this table", path, exc)
     return start
@@ -158,13 +227,18 @@ def _resumed(start: Start, path: str, length: int, held: FileLock) -> Start:
 
 def _replay(
     config: dict[str, Any], clock: Callable[[], float], path: str, limit: int | None = None
-) -> tuple[Start, int]:
-    """The table the journal holds (its first ``limit`` entries when given), and the length of the part replayed.
+) -> tuple[Start, int, dict[str, Any] | None]:
+    """The table the journal holds (its first ``limit`` entries when given), the length of the part replayed,
+    and what to tell the screens when reading stopped at a damaged line (:func:`damage_report`).
 
     Raises :class:`_StopAt` at the first entry that does not replay to the outcome it recorded (the
     engine raising included), :class:`JournalError` when the journal as a whole does not fit this table.
     """
-    header, entries, ends = read_lines(path)
+    reading = read_journal(path)
+    header, entries, ends = reading.header, reading.entries, reading.ends
+    damage = None
+    if reading.stopped is not None and not reading.torn:  # a torn last line is what any crash leaves
+        damage = damage_report(path, reading.stopped[0], len(entries) + 1, REST_SUFFIX, True)
     if limit is not None:
         entries = entries[:limit]
     length = ends[len(entries)]
@@ -175,15 +249,16 @@ def _replay(
     start.deal_seed, start.seed = seed, header.get("bot_seed")
     start.timing = Timing(**header["timing"])
     start.game = Game(int(header["seats"]), rng=random.Random(seed), timing=start.timing)
-    start.settings.update(header["settings"])
+    start.settings.update(checked_settings(header["settings"]))
     last = float(header["t"])
     for index, e in enumerate(entries):
+        number = reading.numbers[index]
         try:
-            _replay_entry(start, index + 2, e)
+            _replay_entry(start, number, e)
         except JournalError as exc:
-            raise _StopAt(index, str(exc)) from exc
+            raise _StopAt(index, number, str(exc)) from exc
         except Exception as exc:  # the engine refusing data from disk: the line is as bad
-            raise _StopAt(index, f"line {index + 2}: {exc!r}") from exc
+            raise _StopAt(index, number, f"line {number}: {exc!r}") from exc
         last = max(last, float(e["t"]))
     start.locked = start.settings.pop(LOCKED, "false") == "true"
     seats = start.game.seats
@@ -192,7 +267,7 @@ def _replay(
     if any(not 0 <= s < len(seats) for s in start.tokens.by_seat):
         raise JournalError(f"seat tokens for seats {sorted(start.tokens.by_seat)} beyond the table")
     start.last_time = last
-    return start, length
+    return start, length, damage
 
 
 def _replay_entry(start: Start, number: int, e: dict[str, Any]) -> None:
@@ -214,17 +289,45 @@ def _replay_entry(start: Start, number: int, e: dict[str, Any]) -> None:
         if n != e.get("n"):
             raise JournalError(f"line {number}: the tick gave {n} events, not {e.get('n')}")
     elif kind == "token":
-        start.tokens.issue(int(e["seat"]), str(e["token"]))
+        token = e["token"]
+        if not isinstance(token, str) or not 1 <= len(token) <= MAX_TOKEN_LENGTH:
+            raise JournalError(f"line {number}: not a seat token")
+        start.tokens.issue(_seat(e, "seat", number), token)
     elif kind == "revoke":
-        start.tokens.revoke(int(e["revoke"]))
+        start.tokens.revoke(_seat(e, "revoke", number))
     elif kind == "bot":
-        start.bots[int(e["bot"])] = str(e["level"])  # the bots are made once the game is rebuilt
+        if e.get("level") not in p.BOT_LEVELS:  # as the host's add_bot checks it
+            raise JournalError(f"line {number}: no such bot level")
+        start.bots[_seat(e, "bot", number)] = e["level"]  # the bots are made once the game is rebuilt
     elif kind == "unbot":
-        start.bots.pop(int(e["unbot"]), None)
+        start.bots.pop(_seat(e, "unbot", number), None)
     elif kind == "settings":
-        start.settings.update({str(k): str(v) for k, v in e["settings"].items()})
+        start.settings.update(checked_settings(e["settings"]))
+    elif kind == "host_key":
+        keys = start.powers.host_keys
+        start.powers.host_keys = [*(k for k in keys if k != e["host_key"]), _hash(e["host_key"], number)]
+    elif kind == "remote":
+        seat = None if e.get("seat") is None else _seat(e, "seat", number)
+        start.powers.remote = None if e["remote"] is None else (_hash(e["remote"], number), seat)
     else:  # a kind this table does not write: the journal is not this table's
         raise JournalError(f"line {number}: this table writes no {kind!r} lines")
+
+
+#: The longest seat token a journal line may hold (the longest a phone's ``hello`` may send).
+MAX_TOKEN_LENGTH = 128
+
+
+def _seat(e: dict[str, Any], key: str, number: int) -> int:
+    seat = e.get(key)
+    if type(seat) is not int or not 0 <= seat < 8:
+        raise JournalError(f"line {number}: {key!r} is not a seat")
+    return seat
+
+
+def _hash(value: Any, number: int) -> str:
+    if not isinstance(value, str) or not _HASH.fullmatch(value):
+        raise JournalError(f"line {number}: not a key's hash")
+    return value
 
 
 def resumed_line(path: str, game: Game) -> str:

@@ -14,6 +14,7 @@ import secrets
 from .. import protocol as p
 from ..engine import Game, Phase, SeatKind, SetConnected, Sit
 from ..engine.game import MAX_NAME_LENGTH
+from ..engine.host import printable_name
 from ..engine.refusals import Reason, Refusal
 from . import names
 from .botseats import Bots
@@ -30,6 +31,12 @@ BOT_NAMES = ("Ada", "Bix", "Cleo", "Dex", "Eno", "Fay", "Gus", "Hal")
 #: How long a host-issued seat link stays usable (seconds of the table clock).
 MOVE_LINK_LIFETIME = 600.0
 
+#: A socket's ``hello`` is answered (a whole fresh view) at most once in this many seconds; one coming sooner
+#: waits for the end of that second, and a later one in the meantime replaces it. An honest page says hello
+#: once per socket (and its liveness probe every ~10 s); a script repeating it cannot make the host build and
+#: send a full view per message (60 addresses × 19 hellos/s drew 54× the table's own traffic without this).
+HELLO_GAP = 1.0
+
 
 def distinct_name(name: str, others: list[str]) -> str:
     """``name`` (trimmed), or with a number ("Ana 2", "Ana 3"…) when one of ``others`` already reads the same
@@ -41,7 +48,7 @@ def distinct_name(name: str, others: list[str]) -> str:
     ('ana 2', 'Ana 3')
     """
     name = name.strip()
-    if not 1 <= len(name) <= MAX_NAME_LENGTH or not name.isprintable():
+    if not 1 <= len(name) <= MAX_NAME_LENGTH or not printable_name(name):
         return name
     return names.distinct(name, others, MAX_NAME_LENGTH)
 
@@ -68,6 +75,41 @@ class Tokens:
             return False
         self.by_token.pop(old, None)
         return True
+
+
+class Greetings:
+    """What ``hello`` may cost: when each socket was last answered one, and the one hello that waits per socket
+    (see :data:`HELLO_GAP`)."""
+
+    def __init__(self) -> None:
+        self.answered: dict[Connection, float] = {}  # socket → table time of the last hello it was answered
+        self.waiting: dict[Connection, p.Hello | p.ScreenHello] = {}  # socket → its latest hello, not answered yet
+
+    def admit(self, conn: Connection, msg: p.Hello | p.ScreenHello, now: float) -> bool:
+        """Whether ``msg`` (a hello) is answered now; if not, it waits (replacing an older waiting one)."""
+        last = self.answered.get(conn)
+        if last is not None and now - last < HELLO_GAP:
+            self.waiting[conn] = msg
+            return False
+        self.answered[conn] = now
+        self.waiting.pop(conn, None)
+        return True
+
+    def due(self, now: float) -> list[tuple[Connection, p.Hello | p.ScreenHello]]:
+        """The waiting hellos whose gap is over, to be handled again (:meth:`admit` then lets them through)."""
+        ready = [(c, m) for c, m in self.waiting.items() if now - self.answered.get(c, now) >= HELLO_GAP]
+        for conn, _ in ready:
+            del self.waiting[conn]
+        return ready
+
+    def next_due(self) -> float | None:
+        """When the first waiting hello is due (``None``: none waits)."""
+        return min((self.answered[c] + HELLO_GAP for c in self.waiting), default=None)
+
+    def forget(self, conn: Connection) -> None:
+        """A socket closed."""
+        self.answered.pop(conn, None)
+        self.waiting.pop(conn, None)
 
 
 class Seats:

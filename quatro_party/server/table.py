@@ -42,7 +42,7 @@ from .outbox import Outbox
 from .recorder import Recorder
 from .referee import Referee
 from .resume import RESUME_EPSILON, RestartHold, open_table, resumed_line
-from .seats import Seats
+from .seats import Greetings, Seats
 
 log = logging.getLogger("quatro.server")
 
@@ -71,12 +71,23 @@ class Table:
         self.outbox = Outbox(self.bots, self.clock, self._state_text)
         origin = (start.deal_seed, start.seed, start.timing)
         self.recorder = Recorder(start.journal, start.journal_lock, self.clock, origin, self.outbox.changed)
+        self.recorder.damage = start.damage
         self.referee = Referee(self.game, self.clock, self.recorder, self.outbox)
         self.frames = Frames(self.game)
         self.seats = Seats(self.game, start.tokens, self.bots, self.referee, self.recorder, self.outbox)
-        self.audience = Audience(self.game, start.locked, self.seats, self.bots, self.referee, self.outbox)
+        self.audience = Audience(
+            self.game,
+            start.locked,
+            start.powers.remote,
+            self.seats,
+            self.bots,
+            self.referee,
+            self.recorder,
+            self.outbox,
+        )
         self.host = HostControls(
             config["host_secret"] or secrets.token_urlsafe(18),
+            start.powers.host_keys,
             start.settings,
             config["join_url"] or "",
             config["mdns_name"],
@@ -89,6 +100,7 @@ class Table:
             self.outbox,
         )
         self.hold = RestartHold(self.game, self.seats, self.referee)
+        self.greetings = Greetings()  # what a hello may cost: one answer per socket a second
         self.resumed: str | None = None  # one line saying what was resumed (the launcher prints it)
         self.resumed_at: float | None = None  # the journal's last time, from which a resumed clock goes on
         if start.resumed_from is not None:
@@ -187,6 +199,7 @@ class Table:
 
     def _on_disconnect(self, conn: Connection) -> None:
         self.outbox.discard(conn)
+        self.greetings.forget(conn)
         if self.audience.forget(conn):
             log.info("%r stopped watching", conn)
         log.info("%r disconnected", conn)
@@ -209,13 +222,15 @@ class Table:
         self, conn: Connection, msg: p.ScreenHello | p.Hello | p.Join | p.Leave | p.Watch | p.HostAction | p.Action
     ) -> None:
         """Every message a socket or a bot may send, and the object that handles it."""
+        if isinstance(msg, (p.Hello, p.ScreenHello)) and not self.greetings.admit(conn, msg, self.clock()):
+            return  # answered once its socket's gap is over (what a repeated hello may cost is bounded)
         match msg:
             case p.ScreenHello():
                 self.host.screen_hello(conn, msg)
             case p.HostAction():  # from the host's screen, or a VIP phone
                 self.host.act(conn, msg)
             case p.Hello():
-                self.audience.vip_hello(conn, msg.vip)  # first: the state the hello brings says if it holds the rights
+                self.audience.vip_hello(conn, msg)  # first: the state the hello brings says if it holds the rights
                 if msg.token:
                     self.audience.stop_watching(conn)
                 self.seats.hello(conn, msg)
@@ -258,7 +273,12 @@ class Table:
         """Seconds until the engine's next deadline or the next bot wake-up (``None``: until a message)."""
         if self.outbox.dirty:
             return 0.0
-        wanted = [self.game.next_deadline(), self.hold.until, self.recorder.next_beat(self.game)]
+        wanted = [
+            self.game.next_deadline(),
+            self.hold.until,
+            self.recorder.next_beat(self.game),
+            self.greetings.next_due(),
+        ]
         wanted += self.bots.next_wakes()
         due: list[float] = [d for d in wanted if isinstance(d, (int, float))]
         if not due:
@@ -266,11 +286,20 @@ class Table:
         return max(MIN_SLEEP, min(due) - self.clock())
 
     def _tick(self) -> None:
+        for conn, hello in self.greetings.due(self.clock()):
+            if conn in self.outbox.sockets:
+                self._dispatch(conn, hello)
         self.hold.check()
         self.referee.tick()
         # A round that just ended: its journal becomes one snapshot.
         self.recorder.compact(
-            self.game, self.host.settings, self.seats.tokens.by_seat, self.bots.levels(), self.audience.locked
+            self.game,
+            self.host.settings,
+            self.seats.tokens.by_seat,
+            self.bots.levels(),
+            self.audience.locked,
+            self.host.host_keys,
+            self.audience.remote,
         )
 
     def _wake_bots(self) -> None:
@@ -321,10 +350,14 @@ class Table:
             failure = self.recorder.failure
             table["warning"] = "journal" if failure else None
             table["journal_error"] = failure
+            # A journal found damaged at start: which line, what was kept and where the rest is (the TV says so).
+            table["journal_damage"] = self.recorder.damage
         table["locked"] = self.audience.locked
         table["offered"] = self.audience.offered()
         table["watching"] = len(self.audience.watchers)
         if conn.kind != "screen":
             table["role"] = self.audience.role(conn)
             table["host"] = conn in self.audience.vips
+        elif conn.is_host:
+            table["remote"] = self.audience.holder()  # which phone holds the host's remote, if any
         return table

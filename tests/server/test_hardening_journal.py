@@ -249,7 +249,8 @@ def test_the_big_screen_is_told_when_the_journal_cannot_be_written(tmp_path):
     table, clock = _play(path, 2)
     screen = FakeSocket("screen")
     table._on_connect(screen)
-    first = _send(table, screen, type="hello", host="s", id=1)
+    assert _send(table, screen, type="hello", host="s", id=1)["type"] == "host_key"
+    first = screen.got[-1]
     assert first["table"]["warning"] is None and first["table"]["journal_error"] is None
     real = table.recorder.journal._fd
     table.recorder.journal._fd = os.open(os.devnull, os.O_RDONLY)  # the disk refuses every write from now on

@@ -41,10 +41,12 @@ from quatro_party.server.botstub import make_bot as make_stub
 from quatro_party.server.connection import Connection
 from quatro_party.server.journal import (
     COMMANDS,
+    FORMAT,
     Journal,
     JournalError,
     command_entry,
     command_from,
+    encode_line,
     lock,
     read,
 )
@@ -163,7 +165,7 @@ def test_a_journal_without_a_usable_header_is_an_error(tmp_path, damage):
     if damage == "header":
         lines[0] = "not json"
     elif damage == "format":
-        lines[0] = lines[0].replace('"quatro_journal":1', '"quatro_journal":99')
+        lines[0] = _reseal(lines[0].replace(f'"quatro_journal":{FORMAT}', '"quatro_journal":99'))
     else:
         lines = []
     path.write_text("".join(line + "\n" for line in lines))
@@ -207,6 +209,18 @@ def _step(table: Table) -> None:
     table._wake_bots()
     table.outbox.flush()
     table.outbox.deliver()
+
+
+def _entry(line: str) -> dict[str, Any]:
+    """A journal line as its entry (without its checksum)."""
+    entry = json.loads(line)
+    entry.pop("crc", None)
+    return entry
+
+
+def _reseal(line: str) -> str:
+    """A line changed on purpose, with its checksum made right again (a line that reads well but replays badly)."""
+    return encode_line(_entry(line)).decode("ascii").rstrip("\n")
 
 
 def _send(table: Table, conn: FakeSocket, **msg: Any) -> dict[str, Any]:
@@ -394,7 +408,7 @@ def test_a_journal_that_does_not_replay_is_set_aside_and_the_table_starts_fresh(
     _played_journal(path)
     lines = path.read_text().splitlines()
     # a bot on a seat the table does not have
-    lines.append('{"t":2000.0,"bot":5,"level":"hard"}')
+    lines.append(_reseal('{"t":2000.0,"bot":5,"level":"hard"}'))
     damaged = "".join(line + "\n" for line in lines)
     path.write_text(damaged)
     table = Table({"host_secret": "s", "seats": 6, "journal": path, "bot_factory": make_stub})
@@ -413,10 +427,10 @@ def test_a_line_that_does_not_replay_keeps_the_table_up_to_it(tmp_path, damage, 
     lines = path.read_text().splitlines()
     if damage == "outcome":  # a command that was accepted now says it was refused: the table is still a lobby there
         i = next(i for i, line in enumerate(lines) if '"cmd":"StartGame"' in line)
-        lines[i] = lines[i].replace('"r":null', '"r":"wrong_phase"')
+        lines[i] = _reseal(lines[i].replace('"r":null', '"r":"wrong_phase"'))
     else:  # a deadline that gave other events: the table as it stood before it
         i = next(i for i, line in enumerate(lines) if '"tick":true' in line)
-        lines[i] = lines[i].replace('"n":', '"n":9')
+        lines[i] = _reseal(lines[i].replace('"n":', '"n":9'))
     damaged = "".join(line + "\n" for line in lines)
     path.write_text(damaged)
     table = Table({"host_secret": "s", "seats": 6, "journal": path, "bot_factory": make_stub})
@@ -426,5 +440,5 @@ def test_a_line_that_does_not_replay_keeps_the_table_up_to_it(tmp_path, damage, 
     else:
         assert table.resumed is not None and table.game.phase.value != "lobby"
         assert (tmp_path / "table.jsonl.rest").read_text().splitlines() == lines[i:]  # kept aside
-        assert read(path)[1] == [json.loads(line) for line in lines[1:i]] + read(path)[1][i - 1 :]
+        assert read(path)[1] == [_entry(line) for line in lines[1:i]] + read(path)[1][i - 1 :]
     table.stop()
