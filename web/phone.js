@@ -14,6 +14,7 @@ import { later, prefetch } from './phone/later.js';
 import { loadWords } from './phone/strings.js';
 import { tickModal } from './phone/modal.js';
 import { keepAwake, awakeMode } from './phone/awake.js';
+import { remoteKey } from './phone/host-words.js';
 
 takeTokenFromUrl();
 
@@ -141,7 +142,9 @@ function connect() {
     hello: () => {
       const msg = { type: 'hello', token: localStorage.getItem(TOKEN_KEY) || null };
       const vip = vipSecret();
-      if (vip) msg.vip = vip;
+      const remote = remoteKey();
+      if (remote) msg.remote = remote; // this phone holds the host's remote (the server's key)
+      else if (vip) msg.vip = vip; // a one-time invitation, not taken yet
       return msg;
     },
     onMessage,

@@ -38,7 +38,8 @@ function takeSecret() {
 const hostSecret = takeSecret();
 
 const link = new Link('/ws/screen', {
-  hello: () => ({ type: 'hello', host: hostSecret || null }),
+  hello: () => ({ type: 'hello', host: hostSecret || null, key: host.hostKey() || null }),
+  maxDelayMs: 1000, // the host's own TV: back within a second of a host restart
   onMessage,
   onStatus: (s) => { store.status = s; renderStatus(); },
 });
@@ -96,6 +97,10 @@ function onMessage(msg) {
     }
   } else if (msg.type === 'vip_link') {
     panel.setVipLink(msg.url);
+  } else if (msg.type === 'host_key') {
+    host.keepHostKey(msg.key);
+  } else if (msg.type === 'error' && msg.code === 'bad_host_secret') {
+    host.rightsRefused(); // a banner that stays, with how to get the controls back
   } else if (msg.type === 'error' || msg.type === 'refused') {
     const key = `err_${msg.code || msg.reason}`;
     const text = t(key) !== key ? t(key) : (msg.message || msg.reason || msg.code || 'error');
@@ -135,6 +140,7 @@ function render(phaseChanged = false) {
   renderAttract(phaseChanged);
   renderPaused({ resume: () => send({ type: 'resume' }), howTo: hasAttract() ? replayAttract : null, rulesHref });
   panel.render();
+  host.renderPowers();
   // The pause covers the table: what lies under it cannot be reached (modal), nor read by a screen reader. The host's
   // panel is a drawer beside the table: the table stays in view and within reach.
   const modal = !!view.paused;

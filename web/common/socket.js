@@ -15,8 +15,9 @@ const LIVENESS = { quietMs: 10000, answerMs: 3000, ...(globalThis.quatroLinkTimi
 const PROBE_ID = 'probe'; // the id of a liveness hello: the server echoes it in its reply
 
 export class Link {
-  constructor(path, { hello, onMessage, onStatus = () => {} }) {
+  constructor(path, { hello, onMessage, onStatus = () => {}, maxDelayMs = 5000 }) {
     this.path = path;
+    this.maxDelayMs = maxDelayMs;
     this.hello = hello;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
@@ -161,8 +162,8 @@ export class Link {
   schedule() {
     this.retry += 1;
     this.onStatus('reconnecting');
-    // 0.5 s, 1 s, 2 s … capped at 5 s: quick after a blip, gentle on a host that restarts.
-    const delay = Math.min(5000, 500 * 2 ** Math.min(this.retry - 1, 4));
+    // 0.5 s, 1 s, 2 s … capped at 5 s (or maxDelayMs): quick after a blip, gentle on a host that restarts.
+    const delay = Math.min(this.maxDelayMs, 500 * 2 ** Math.min(this.retry - 1, 4));
     this.timer = setTimeout(() => this.connect(), delay);
   }
 

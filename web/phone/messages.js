@@ -10,6 +10,7 @@ import { askR23 } from './calls.js';
 import { $ } from './dom.js';
 import { later } from './later.js';
 import { seatNotFreed } from './join.js';
+import { hw, keepRemote, forgetRemote } from './host-words.js';
 
 let render = () => {};
 let onView = () => {};
@@ -35,6 +36,7 @@ export function onMessage(msg) {
     case 'error': onError(msg); break;
     case 'seat_link': later('seatlink').then((m) => m.showSeatLink(msg), () => toast(t('reconnecting'), 'warn')); break;
     case 'vip_link': break; // for the TV only
+    case 'remote_key': keepRemote(msg.key); break; // this phone holds the host's remote, across tabs and restarts
     default: break;
   }
 }
@@ -205,10 +207,11 @@ function onError(msg) {
     S.joinMsg = t('table_locked');
   } else if (what.kind === 'join' || what.kind === 'watch') {
     S.joinMsg = refusalText({ reason: msg.code, message: msg.message });
-  } else if (msg.code === 'bad_vip') {
-    sessionStorage.removeItem('quatro.vip');
+  } else if (msg.code === 'bad_vip' || msg.code === 'vip_used') {
+    const had = !!localStorage.getItem('quatro.remote');
+    forgetRemote();
     S.host = false;
-    toast(t('bad_vip'), 'warn', 4000);
+    toast(msg.code === 'vip_used' ? hw('vip_used') : had ? hw('remote_taken_back') : t('bad_vip'), 'warn', 6000);
   } else if (msg.code === 'not_host') {
     atFinger(t('not_host'), 'refused', { anchor: what.anchor || null });
   } else {

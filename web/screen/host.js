@@ -4,6 +4,7 @@
 import { $, el, button, patch } from './dom.js';
 import { store, isHost } from './state.js';
 import { t } from './strings.js';
+import { hw } from './host-words.js';
 
 let send = () => {};
 export function connect(sender) { send = sender; }
@@ -76,4 +77,52 @@ export function nextRoundButton() {
 export function newGameButton() {
   if (!isHost()) return null;
   return () => button(t('new_game'), cmd({ type: 'new_game' }), 'primary new-game');
+}
+
+// --- the host's rights across a restart, and what the journal set aside ------------------------------------
+// A screen that proves the host secret is given a key of its own (`host_key`), kept for this tab: after a host
+// restart the secret is new, and this key alone makes the same tab the host's screen again. A screen told
+// `bad_host_secret` says so in plain words, with how to get the controls back: never a silent spectator screen.
+const HOST_KEY = 'quatro.screen.key';
+export const hostKey = () => sessionStorage.getItem(HOST_KEY);
+export function keepHostKey(key) { sessionStorage.setItem(HOST_KEY, key); }
+
+let lostRights = false;
+let damageSeen = null; // the journal damage the host dismissed on this screen
+export function rightsRefused() {
+  lostRights = true;
+  sessionStorage.removeItem(HOST_KEY); // a key the host does not know any more
+  renderPowers();
+}
+
+function banner(id, cls) {
+  let box = document.getElementById(id);
+  if (!box) {
+    box = el('div', `powers-banner ${cls}`);
+    box.id = id;
+    box.setAttribute('role', 'alert');
+    document.body.append(box);
+  }
+  return box;
+}
+
+/** The banners of the host's powers: lost rights (until this screen is the host's again), journal damage. */
+export function renderPowers() {
+  if (isHost()) lostRights = false;
+  const lost = banner('lost-rights', 'lost-rights');
+  lost.hidden = !lostRights;
+  patch(lost, lostRights ? `lost|${document.documentElement.lang}` : '', () => {
+    lost.replaceChildren();
+    if (lostRights) lost.append(el('strong', 'powers-title', hw('lost_title')), el('p', 'powers-text', hw('lost_text')));
+  });
+  const damage = store.table && store.table.journal_damage;
+  const sig = damage ? JSON.stringify(damage) : '';
+  const box = banner('journal-damage', 'journal-damage');
+  box.hidden = !damage || damageSeen === sig;
+  patch(box, box.hidden ? '' : `${sig}|${document.documentElement.lang}`, () => {
+    box.replaceChildren();
+    if (box.hidden) return;
+    box.append(el('p', 'powers-text', hw(damage.resumed ? 'damage_resumed' : 'damage_fresh', damage)),
+      button(hw('damage_ok'), () => { damageSeen = sig; renderPowers(); }, 'damage-ok'));
+  });
 }

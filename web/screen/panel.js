@@ -12,6 +12,7 @@ import { $, el, button, patch } from './dom.js';
 import { store, isHost } from './state.js';
 import { qrSvg } from './qr.js';
 import { t } from './strings.js';
+import { hw } from './host-words.js';
 
 let send = () => {};
 let open = false;
@@ -54,8 +55,10 @@ export const isOpen = () => open;
 
 export function setVipLink(url) {
   vipUrl = url;
+  vipHolder = JSON.stringify(store.table.remote || null); // the QR goes once another phone takes the remote
   render();
 }
+let vipHolder = null;
 
 export function toggle(on = !open) {
   const was = open;
@@ -65,6 +68,7 @@ export function toggle(on = !open) {
   document.body.classList.toggle('panel-open', open);
   if (open && !was) pauseForPanel();
   if (!open && was) resumeAfterPanel();
+  if (!open) vipUrl = null; // a one-time invitation: opening the panel again asks for a fresh one
   render();
 }
 
@@ -151,15 +155,23 @@ function pauseRow() {
 function vipBlock() {
   const box = el('div', 'panel-vip');
   if (!('locked' in store.table)) return box; // a server without the remote
+  const remote = store.table.remote || null;
+  // The invitation was taken (the table says who holds the remote now): its QR is spent.
+  if (vipUrl && JSON.stringify(remote) !== vipHolder) vipUrl = null;
+  if (remote) {
+    const who = remote.name ? `${remote.name} (#${remote.seat + 1})` : hw('remote_watching');
+    box.append(el('p', 'vip-holder', `${hw('remote_by', { who })}${remote.connected ? '' : ` — ${hw('remote_away')}`}`));
+  }
   const row = el('div', 'panel-buttons');
   row.append(button(t('vip'), () => send({ type: 'vip_link' }), 'vip-link'));
-  if (vipUrl) row.append(button(t('vip_revoke'), () => { send({ type: 'revoke_vip' }); vipUrl = null; render(); }, 'vip-revoke'));
+  if (vipUrl || remote) row.append(button(t('vip_revoke'), () => { send({ type: 'revoke_vip' }); vipUrl = null; render(); }, 'vip-revoke'));
   box.append(row);
   if (vipUrl) {
     const qr = el('div', 'vip-qr');
     qr.innerHTML = qrSvg(vipUrl); // our own SVG, drawn from the server's link
     const side = el('div', 'vip-side');
-    side.append(el('p', 'panel-help', t('vip_help')), button(w('vip_done'), () => { vipUrl = null; render(); }, 'vip-done'));
+    side.append(el('p', 'panel-help', t('vip_help')), el('p', 'panel-help vip-once', hw('remote_once')),
+      button(w('vip_done'), () => { vipUrl = null; render(); }, 'vip-done'));
     const shown = el('div', 'vip-shown');
     shown.append(qr, side);
     box.append(shown);
@@ -262,7 +274,8 @@ export function render() {
   if (!open) { box.__sig = ''; return; }
   const view = store.view;
   const sig = JSON.stringify([view.phase, view.paused, view.seats.map((s) => [s.kind, s.name, s.team]), store.table.bots,
-    store.table.settings, store.table.locked, houseRules(), view.seat_count, vipUrl, confirming && confirming.text,
+    store.table.settings, store.table.locked, houseRules(), view.seat_count, vipUrl, store.table.remote,
+    confirming && confirming.text,
     language(), pauseWithPanel()]);
   patch(box, sig, () => {
     box.replaceChildren();
