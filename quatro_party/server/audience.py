@@ -55,7 +55,7 @@ class Audience:
         self,
         game: Game,
         locked: bool,
-        remote: tuple[str, int | None] | None,
+        remote: tuple[str, int | None, str | None] | None,
         seats: Seats,
         bots: Bots,
         referee: Referee,
@@ -65,8 +65,11 @@ class Audience:
         self.watchers: set[Connection] = set()  # phone sockets that watch
         self.vips: set[Connection] = set()  # phone sockets that proved the remote's key: they hold the host's rights
         self.invite: tuple[str, float] | None = None  # the invitation out now, and until when it works
-        self.used: list[str] = []  # the last invitations taken, to tell a second device so
-        self.remote = remote  # the remote's key (its hash) and the seat of its phone when last seen; None: nobody
+        # The remote's key (its hash), the seat of its phone when last seen, and the invitation it took (its hash);
+        # None: nobody holds it.
+        self.remote = remote
+        # The last invitations taken (their hashes), to tell a second device so, after a restart too.
+        self.used: list[str] = [remote[2]] if remote is not None and remote[2] is not None else []
         self.locked = locked
         self._game = game
         self._seats = seats
@@ -213,14 +216,14 @@ class Audience:
         out = self.invite
         if out is not None and out[1] >= self._referee.now() and secrets.compare_digest(invite, out[0]):
             self.invite = None
-            self.used = [*self.used[-(USED_INVITES_KEPT - 1) :], invite]
+            self.used = [*self.used[-(USED_INVITES_KEPT - 1) :], digest(invite)]
             key = secrets.token_urlsafe(24)
             seat = self._seats.tokens.by_token.get(token) if token else None
-            self._hand_remote((digest(key), seat))
+            self._hand_remote((digest(key), seat, digest(invite)))
             self.vips.add(conn)
             log.info("%r: took the host's remote", conn)
             self._outbox.send(conn, p.RemoteKey(key))
-        elif any(secrets.compare_digest(invite, used) for used in self.used):
+        elif digest(invite) in self.used:
             self._outbox.error(
                 conn,
                 p.ErrorCode.VIP_USED,
@@ -229,12 +232,12 @@ class Audience:
         else:
             self._outbox.error(conn, p.ErrorCode.BAD_VIP, "that host's remote link is not valid (any more)")
 
-    def _hand_remote(self, remote: tuple[str, int | None] | None) -> None:
+    def _hand_remote(self, remote: tuple[str, int | None, str | None] | None) -> None:
         """The remote goes to the holder of this key (its hash), or to nobody: whoever held it loses it at once."""
         self.remote = remote
         self.vips.clear()
-        key, seat = remote if remote is not None else (None, None)
-        self._recorder.record({"remote": key, "seat": seat})
+        key, seat, invite = remote if remote is not None else (None, None, None)
+        self._recorder.record({"remote": key, "seat": seat, "invite": invite})
         self._outbox.changed()
 
     def vip_link_secret(self) -> str:
@@ -268,4 +271,4 @@ class Audience:
     def note_seat(self, conn: Connection) -> None:
         """The remote's phone is leaving: its seat is kept, to say who holds the remote while it is away."""
         if conn in self.vips and self.remote is not None and conn.seat is not None:
-            self.remote = (self.remote[0], conn.seat)
+            self.remote = (self.remote[0], conn.seat, self.remote[2])

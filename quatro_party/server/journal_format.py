@@ -12,9 +12,10 @@ count, the seed actually used, the timing), then one line per engine call, in or
 and one line per table-level change that is not an engine command: ``{"token": ..., "seat": s}`` (a
 seat token issued), ``{"revoke": s}``, ``{"bot": s, "level": ...}``, ``{"unbot": s}``,
 ``{"settings": {...}}``, ``{"host_key": sha256}`` (a big screen was given a key that keeps it the host's
-screen across a restart: only its hash is kept), ``{"remote": sha256 or null, "seat": s or null}`` (the
-phone that holds the host's remote, by the hash of its key; ``null``: the host took it back). ``r`` and ``n``
-let a replay check that every call had the same outcome.
+screen across a restart: only its hash is kept),
+``{"remote": sha256 or null, "seat": s or null, "invite": sha256 or null}`` (the phone that holds the host's
+remote, by the hash of its key, and the invitation it took, by its hash; ``null``: the host took it back).
+``r`` and ``n`` let a replay check that every call had the same outcome.
 
 Lines are ASCII JSON ending in ``\n``; one that ends in ``\r\n`` (an editor, or a journal written in text mode
 by an older Windows build) reads the same. Each line carries its own checksum as its last member,

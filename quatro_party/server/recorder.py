@@ -109,7 +109,7 @@ class Recorder:
         bot_levels: dict[int, str],
         locked: bool,
         host_keys: list[str],
-        remote: tuple[str, int | None] | None,
+        remote: tuple[str, int | None, str | None] | None,
     ) -> None:
         """At a round's end (the pause between rounds, or game over), once per round end: the journal becomes
         the game's snapshot and the table's tokens, bots, settings, host keys and remote (their hashes), so that
@@ -129,7 +129,7 @@ class Recorder:
         entries.append({"t": now, "settings": {**settings, LOCKED: "true" if locked else "false"}})
         entries += [{"t": now, "host_key": key} for key in host_keys]
         if remote is not None:
-            entries.append({"t": now, "remote": remote[0], "seat": remote[1]})
+            entries.append({"t": now, "remote": remote[0], "seat": remote[1], "invite": remote[2]})
         if self.journal.rewrite(entries):
             self._recorded_at = now
             log.info("the table's journal is compacted at the end of round %d", game.round)

@@ -53,7 +53,7 @@ class Powers:
     screens (newest last), and the host's remote with the seat of its phone when last seen."""
 
     host_keys: list[str] = dataclasses.field(default_factory=list)
-    remote: tuple[str, int | None] | None = None
+    remote: tuple[str, int | None, str | None] | None = None  # key's hash, seat, the invitation's hash
 
 
 @dataclasses.dataclass
@@ -204,7 +204,8 @@ def open_table(config: dict[str, Any], clock: Callable[[], float]) -> Start:
         for key in start.powers.host_keys:
             start.journal.write({"t": now, "host_key": key})
         if start.powers.remote is not None:
-            start.journal.write({"t": now, "remote": start.powers.remote[0], "seat": None})
+            key, _, invite = start.powers.remote
+            start.journal.write({"t": now, "remote": key, "seat": None, "invite": invite})
     except (OSError, TypeError, ValueError) as exc:
         log.warning("cannot write the table's journal %s (%s): a restart will lose this table", path, exc)
     return start
@@ -308,7 +309,8 @@ def _replay_entry(start: Start, number: int, e: dict[str, Any]) -> None:
         start.powers.host_keys = [*(k for k in keys if k != e["host_key"]), _hash(e["host_key"], number)]
     elif kind == "remote":
         seat = None if e.get("seat") is None else _seat(e, "seat", number)
-        start.powers.remote = None if e["remote"] is None else (_hash(e["remote"], number), seat)
+        invite = None if e.get("invite") is None else _hash(e["invite"], number)
+        start.powers.remote = None if e["remote"] is None else (_hash(e["remote"], number), seat, invite)
     else:  # a kind this table does not write: the journal is not this table's
         raise JournalError(f"line {number}: this table writes no {kind!r} lines")
 

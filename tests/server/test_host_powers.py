@@ -173,7 +173,8 @@ def test_the_remote_and_the_host_screen_keep_their_rights_after_a_kill_9(tmp_pat
     table = _table(path, clock)
     screen, screen_key = _host_screen(table, clock)
     ana = _seated(table, 0, "Ana")
-    _, key = _take(table, clock, _invite(table, screen), token=ana.token)
+    invite = _invite(table, screen)
+    _, key = _take(table, clock, invite, token=ana.token)
     if phase == "play":
         assert _send(table, screen, type="start_game", id=9)["type"] == "ok"
         _step(table)
@@ -184,14 +185,17 @@ def test_the_remote_and_the_host_screen_keep_their_rights_after_a_kill_9(tmp_pat
     _send(again, tv, type="hello", host="s", key=screen_key, id=1)  # what the TV tab sends after the restart
     assert not _frames(tv, "error") and not _frames(tv, "host_key")  # its own key: nothing new to keep
     assert _last_table(tv)["host"] is True
-    assert _last_table(tv)["remote"] == {"seat": 0 if phase == "play" else None, "name": None, "connected": False} or (
-        phase == "play" and _last_table(tv)["remote"] == {"seat": 0, "name": "Ana", "connected": False}
-    )
+    held = {"seat": 0, "name": "Ana", "connected": False} if phase == "play" else {"seat": None, "name": None}
+    assert _last_table(tv)["remote"] == {"connected": False, **held}  # the host sees who holds it, away for now
     phone = _connect(again, "phone")
     _send(again, phone, type="hello", token=ana.token if phase == "play" else None, remote=key, id=1)
     _step(again)
     assert _last_table(phone)["host"] is True and not _frames(phone, "error")
     assert _send(again, phone, type="lock", locked=True, id=2)["type"] == "ok"
+    # The invitation it took is still spent: a second device with a photo of it is told so.
+    late = _connect(again, "phone")
+    _send(again, late, type="hello", token=None, vip=invite, id=1)
+    assert _frames(late, "error")[0]["code"] == "vip_used"
     # The screen that says hello with the old secret and no key is told, in plain words, what to do.
     stranger = _connect(again, "screen")
     _send(again, stranger, type="hello", host="s", id=1)
