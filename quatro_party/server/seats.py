@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
+from collections.abc import Callable
 
 from .. import protocol as p
 from ..engine import Game, Phase, SeatKind, SetConnected, Sit
@@ -79,14 +81,17 @@ class Tokens:
 
 class Greetings:
     """What ``hello`` may cost: when each socket was last answered one, and the one hello that waits per socket
-    (see :data:`HELLO_GAP`)."""
+    (see :data:`HELLO_GAP`). Timed on ``clock``, the host's real monotonic clock (not the table's, which a test
+    or a restart may set anywhere): it bounds real work."""
 
-    def __init__(self) -> None:
-        self.answered: dict[Connection, float] = {}  # socket → table time of the last hello it was answered
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.answered: dict[Connection, float] = {}  # socket → when it was last answered a hello
         self.waiting: dict[Connection, p.Hello | p.ScreenHello] = {}  # socket → its latest hello, not answered yet
+        self._clock = clock
 
-    def admit(self, conn: Connection, msg: p.Hello | p.ScreenHello, now: float) -> bool:
+    def admit(self, conn: Connection, msg: p.Hello | p.ScreenHello) -> bool:
         """Whether ``msg`` (a hello) is answered now; if not, it waits (replacing an older waiting one)."""
+        now = self._clock()
         last = self.answered.get(conn)
         if last is not None and now - last < HELLO_GAP:
             self.waiting[conn] = msg
@@ -95,16 +100,19 @@ class Greetings:
         self.waiting.pop(conn, None)
         return True
 
-    def due(self, now: float) -> list[tuple[Connection, p.Hello | p.ScreenHello]]:
+    def due(self) -> list[tuple[Connection, p.Hello | p.ScreenHello]]:
         """The waiting hellos whose gap is over, to be handled again (:meth:`admit` then lets them through)."""
+        now = self._clock()
         ready = [(c, m) for c, m in self.waiting.items() if now - self.answered.get(c, now) >= HELLO_GAP]
         for conn, _ in ready:
             del self.waiting[conn]
         return ready
 
-    def next_due(self) -> float | None:
-        """When the first waiting hello is due (``None``: none waits)."""
-        return min((self.answered[c] + HELLO_GAP for c in self.waiting), default=None)
+    def wait(self) -> float | None:
+        """Seconds until the first waiting hello is due (``None``: none waits)."""
+        if not self.waiting:
+            return None
+        return max(0.0, min(self.answered[c] for c in self.waiting) + HELLO_GAP - self._clock())
 
     def forget(self, conn: Connection) -> None:
         """A socket closed."""

@@ -222,7 +222,7 @@ class Table:
         self, conn: Connection, msg: p.ScreenHello | p.Hello | p.Join | p.Leave | p.Watch | p.HostAction | p.Action
     ) -> None:
         """Every message a socket or a bot may send, and the object that handles it."""
-        if isinstance(msg, (p.Hello, p.ScreenHello)) and not self.greetings.admit(conn, msg, self.clock()):
+        if isinstance(msg, (p.Hello, p.ScreenHello)) and not self.greetings.admit(conn, msg):
             return  # answered once its socket's gap is over (what a repeated hello may cost is bounded)
         match msg:
             case p.ScreenHello():
@@ -270,23 +270,22 @@ class Table:
             self.outbox.deliver()
 
     def _sleep_for(self) -> float | None:
-        """Seconds until the engine's next deadline or the next bot wake-up (``None``: until a message)."""
+        """Seconds until the engine's next deadline, the next bot wake-up or a waiting hello (``None``: until a
+        message)."""
         if self.outbox.dirty:
             return 0.0
-        wanted = [
-            self.game.next_deadline(),
-            self.hold.until,
-            self.recorder.next_beat(self.game),
-            self.greetings.next_due(),
-        ]
+        wanted = [self.game.next_deadline(), self.hold.until, self.recorder.next_beat(self.game)]
         wanted += self.bots.next_wakes()
-        due: list[float] = [d for d in wanted if isinstance(d, (int, float))]
-        if not due:
+        waits = [d - self.clock() for d in wanted if isinstance(d, (int, float))]
+        hello = self.greetings.wait()  # already in seconds from now: the host's real clock, not the table's
+        if hello is not None:
+            waits.append(hello)
+        if not waits:
             return None
-        return max(MIN_SLEEP, min(due) - self.clock())
+        return max(MIN_SLEEP, min(waits))
 
     def _tick(self) -> None:
-        for conn, hello in self.greetings.due(self.clock()):
+        for conn, hello in self.greetings.due():
             if conn in self.outbox.sockets:
                 self._dispatch(conn, hello)
         self.hold.check()

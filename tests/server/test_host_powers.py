@@ -17,7 +17,7 @@ import pytest
 from quatro_party.server.audience import VIP_INVITE_LIFETIME, digest
 from quatro_party.server.guard import GUEST, SEATED, Ticket
 from quatro_party.server.journal import encode_line, read
-from quatro_party.server.seats import HELLO_GAP
+from quatro_party.server.seats import HELLO_GAP, Greetings
 from quatro_party.server.table import Table
 from quatro_party.server.testing import FakeClock
 from tests.server.test_hardening_restart import _kill
@@ -229,6 +229,7 @@ def test_a_watching_remote_phone_is_a_guest_at_the_door_and_a_seated_one_is_seat
 def test_repeated_hellos_on_one_socket_get_one_answer_a_second_and_never_a_frame_to_everybody(tmp_path):
     clock = FakeClock()
     table = _table(None, clock)
+    table.greetings = Greetings(clock)  # the host's real clock, here in the test's hands
     screen, _ = _host_screen(table, clock)
     _step(table)
     seen = len(screen.got)
@@ -242,7 +243,7 @@ def test_repeated_hellos_on_one_socket_get_one_answer_a_second_and_never_a_frame
     clock.advance(HELLO_GAP)
     _step(table)
     assert len(_frames(phone, "state")) == 2  # the latest waiting one, once its second is over
-    assert table.greetings.next_due() is None
+    assert table.greetings.wait() is None
     assert len(screen.got) == seen
 
 
