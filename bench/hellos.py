@@ -32,10 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-try:  # the raw guest socket of bench/flood.py (its attackers' module, once it has one)
-    from flood_attackers import frame, handshake  # type: ignore[import-not-found]
-except ImportError:
-    from flood import frame, handshake  # type: ignore[no-redef]
+from flood_attackers import frame, handshake  # noqa: E402  (bench/flood.py's raw guest socket)
 
 from quatro_party.server.testing import WsClient  # noqa: E402
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from quatro_party.server.audience import VIP_INVITE_LIFETIME, digest
-from quatro_party.server.guard import GUEST, SEATED, Ticket
+from quatro_party.server.door import GUEST, SEATED, Ticket
 from quatro_party.server.journal import encode_line, read
 from quatro_party.server.seats import HELLO_GAP, Greetings
 from quatro_party.server.table import Table
