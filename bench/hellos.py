@@ -6,7 +6,9 @@
 
 The host is the real launcher in a child process (its own state folder), with four phones seated and its big
 screen listening. An honest phone measures its round trip to the table thread: it sends ``watch`` (a seated
-phone gets ``error already_seated`` back, nothing else changes) every 20 ms and times the answer. First
+phone gets ``error already_seated`` back, nothing else changes) and times the answer;
+the four seated phones take turns, one every 25 ms (each stays under the table's flood limit), so that a p99
+rests on a few hundred samples. First
 ``--seconds`` quiet; then the same while ``--addresses`` guests (one socket each, from 127.0.0.2 and up, in
 another child process so that their threads do not share a GIL with the one being timed) each send ``hello``
 ``--rate`` times a second, just under the table's own flood limit, reading every frame and answering pings as a
@@ -37,7 +39,7 @@ from flood_attackers import frame, handshake  # noqa: E402  (bench/flood.py's ra
 from quatro_party.server.testing import WsClient  # noqa: E402
 
 #: The honest phone's round trip is measured this often (seconds).
-STEP = 0.02
+STEP = 0.025
 
 
 # --- the guests (a child process) ----------------------------------------------------------------------
@@ -146,10 +148,9 @@ class Host:
             phone.join(seat, f"P{seat}")
             self.phones.append(phone)
         self.screen.drain()
-        # The screen and the other phones must keep reading (a socket that stops reading is closed).
+        # The screen must keep reading (a socket that stops reading is closed); the phones read their answers.
         self._reading = True
-        for c in [self.screen, *self.phones[1:]]:
-            threading.Thread(target=self._read, args=(c,), daemon=True).start()
+        threading.Thread(target=self._read, args=(self.screen,), daemon=True).start()
 
     def _read(self, client: WsClient) -> None:
         while self._reading and not client.closed:
@@ -157,16 +158,17 @@ class Host:
             client.frames.clear()
 
     def round_trips(self, seconds: float) -> list[float]:
-        """The honest phone's round trips to the table (seconds), one every :data:`STEP`, for ``seconds``."""
-        phone = self.phones[0]
+        """The honest phones' round trips to the table (seconds), one every :data:`STEP`, for ``seconds``."""
         out = []
         end = time.monotonic() + seconds
         while time.monotonic() < end:
+            phone = self.phones[len(out) % len(self.phones)]
             t0 = time.perf_counter()
             ref = phone.send({"type": "watch"})
             phone.reply(ref, timeout=10.0)
             out.append(time.perf_counter() - t0)
             phone.frames.clear()
+            phone.messages.clear()
             time.sleep(STEP)
         return out
 
