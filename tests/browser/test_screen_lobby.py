@@ -93,7 +93,7 @@ def test_lobby_qr_join_url_seats_and_host_controls(live_server, tv_context, chro
     # … and so does one opened with a wrong host link, which says so.
     with spectator.page.expect_navigation():  # the page reloads itself on a new host link
         spectator.page.goto(live_server.screen_url(host=False) + "#host=not-the-secret")
-    spectator.wait("document.querySelector('#notice-list').textContent.includes('Wrong host link')")
+    spectator.wait("(b => b && !b.hidden)(document.querySelector('#lost-rights'))")
     assert spectator.page.locator("#host-bar button, .seat-controls button, .start-game").count() == 0
     spectator.page.context.close()
 
