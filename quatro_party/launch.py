@@ -52,6 +52,8 @@ def _port(text: str) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from .server import catalogs
+
     ap = argparse.ArgumentParser(
         prog="quatro-party",
         description="Host a Quatro Party table: phones join by QR code, the big screen shows the table.",
@@ -77,7 +79,11 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--time-scale", type=float, default=1.0, help="multiply every rule duration (e.g. 0.1 for a quick demo)"
     )
-    ap.add_argument("--language", choices=("en", "fr"), default="en", help="default language of the table")
+    ap.add_argument(
+        "--language",
+        choices=sorted(catalogs.present()),
+        help="the table's language (a catalog of web/i18n/); without it each phone and the TV use their browser's",
+    )
     ap.add_argument("--no-browser", action="store_true", help="do not open the big screen")
     ap.add_argument("--no-mdns", action="store_true", help="do not announce the table with mDNS")
     ap.add_argument("--quiet", action="store_true", help="the terminal shows errors only (the log file keeps all)")

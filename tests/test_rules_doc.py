@@ -20,7 +20,10 @@ DOCS = {
     "en": ROOT / "docs" / "rules.md",
     **{p.suffixes[0][1:]: p for p in sorted((ROOT / "docs").glob("rules.*.md"))},
 }
-PAGE = ROOT / "web" / "rules.html"
+#: The players' page of each language: web/rules.html (English), web/rules.<lang>.html (the others).
+PAGES = {"en": ROOT / "web" / "rules.html"} | {
+    p.name.split(".")[1]: p for p in sorted((ROOT / "web").glob("rules.*.html"))
+}
 RULE_COUNT = 39
 
 #: A rule defined in the reference: a list item opening with the bold id, "- **R16** …".
@@ -114,14 +117,15 @@ def page_sections(html: str, lang: str) -> str:
     return match.group(1)
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", sorted(PAGES))
 def test_players_page_explains_the_rules_first_timers_miss(lang: str) -> None:
-    article = page_sections(PAGE.read_text(encoding="utf-8"), lang)
+    article = page_sections(PAGES[lang].read_text(encoding="utf-8"), lang)
     covered = {int(n) for group in re.findall(r'data-rules="([^"]+)"', article) for n in re.findall(r"R(\d+)", group)}
     assert PAGE_RULES <= covered, f"not explained ({lang}): {sorted(PAGE_RULES - covered)}"
     text = re.sub(r"<[^>]+>", " ", article)
     # the durations are the rules' defaults, said as such
-    assert text.count("by default" if lang == "en" else "par défaut") >= 4
+    if lang in ("en", "fr"):
+        assert text.count("by default" if lang == "en" else "par défaut") >= 4
     # the calls keep their names in every language
     assert "Quatro" in text and "Contre" in text
     assert 'data-section="bots"' in article
@@ -132,13 +136,19 @@ def fetch(url: str) -> tuple[int, str, str]:
         return resp.status, resp.headers.get("Content-Type", ""), resp.read().decode("utf-8")
 
 
-@pytest.mark.parametrize("query", ["", "?lang=en", "?lang=fr"])
-def test_rules_page_is_served_in_english_and_french(live_server, query: str) -> None:
-    """``/rules`` serves the players' page; it carries both languages and picks one from ``?lang=``."""
+@pytest.mark.parametrize(("query", "lang"), [("", "en"), ("?lang=en", "en"), ("?lang=fr", "fr"), ("?lang=xx", "en")])
+def test_rules_page_is_served_in_each_language(live_server, query: str, lang: str) -> None:
+    """``/rules`` serves the players' page of ``?lang=`` (English where there is none); its script lists the
+    others and remembers the language."""
     status, ctype, html = fetch(f"{live_server.url}/rules{query}")
     assert status == 200 and ctype.startswith("text/html")
-    assert "Quatro" in page_sections(html, "en") and "partenaire" in page_sections(html, "fr")
-    # the page picks the language from the query string itself (one file for both, no server-side copy)
+    assert "Quatro" in page_sections(html, lang) and "<article" not in html.split(f'<article lang="{lang}"')[1]
     assert '<script src="/rules.js">' in html
     status, ctype, script = fetch(f"{live_server.url}/rules.js")
-    assert status == 200 and "URLSearchParams" in script and "lang" in script
+    assert status == 200 and "URLSearchParams" in script and "/i18n/languages.json" in script
+
+
+def test_rules_page_follows_the_browser_language_on_the_host(live_server) -> None:
+    request = urllib.request.Request(f"{live_server.url}/rules", headers={"Accept-Language": "fr-FR,fr;q=0.9"})
+    with urllib.request.urlopen(request, timeout=10) as resp:
+        assert '<article lang="fr"' in resp.read().decode("utf-8")

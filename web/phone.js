@@ -2,7 +2,7 @@
 // renderer per phase (join, sign, play, reveal, game over), the gestures, keep-awake and the words. Each concern
 // lives in its own module under phone/; what the big screen shares with it lives in common/.
 import { Link } from './common/socket.js';
-import { language, setLanguage, onLanguageChange } from './common/i18n.js';
+import { language, startLanguage, followTable, onLanguageChange } from './common/i18n.js';
 import { S, me, TOKEN_KEY, takeTokenFromUrl, vipSecret, forget } from './phone/state.js';
 import { $ } from './phone/dom.js';
 import { setLink, send } from './phone/net.js';
@@ -11,7 +11,6 @@ import { renderStatus, renderTop, tickClock } from './phone/top.js';
 import { renderJoin, renderWait, setupJoin } from './phone/join.js';
 import { renderPlay, setupPlay } from './phone/play.js';
 import { later, prefetch } from './phone/later.js';
-import { loadWords } from './phone/strings.js';
 import { tickModal } from './phone/modal.js';
 import { keepAwake, awakeMode } from './phone/awake.js';
 import { remoteKey } from './phone/host-words.js';
@@ -103,6 +102,8 @@ const drawn = () => document.dispatchEvent(new Event('quatro:overlay'));
 
 let coachAsked = false;
 function onView(before, events) {
+  // the table's language, unless this phone's player picked one
+  followTable(S.table && S.table.settings && S.table.settings.language);
   // The hints are for a seated player: the coach comes with the seat, not with the join screen.
   if (!coachAsked && me()) { coachAsked = true; startCoach(); }
   if (coach && me()) coach.consider(S.view, before, events);
@@ -161,15 +162,10 @@ function connect() {
 }
 
 async function boot() {
-  document.documentElement.lang = language();
-  await loadWords(language());
+  await startLanguage(['common', 'phone']);
   setupJoin();
   setupPlay();
-  $('lang').addEventListener('click', async () => {
-    const next = language() === 'fr' ? 'en' : 'fr';
-    await loadWords(next);
-    setLanguage(next);
-  });
+  import('./common/lang-picker.js').then((m) => m.languagePicker($('lang')), quiet); // after the page: rarely used
   onLanguageChange((lang) => { render(); if (coach) coach.setLang(lang); });
   $('help').addEventListener('click', () => later('help').then((m) => { m.setHelpHooks({ coach: () => coach }); m.openHelp(); }, quiet));
   render();

@@ -2,7 +2,8 @@
 // the parts together (socket → state → renderers, events → effects and sound, clicks → host messages).
 // It only ever receives the public table view (R36–R39): hands and signs come from `view.result`, after a round.
 import { Link } from './common/socket.js';
-import { language, setLanguage, onLanguageChange } from './common/i18n.js';
+import { language, startLanguage, followTable, onLanguageChange } from './common/i18n.js';
+import { languagePicker } from './common/lang-picker.js';
 import { $, button, teamName, joinList } from './screen/dom.js';
 import { store, isHost, remaining } from './screen/state.js';
 import { t } from './screen/strings.js';
@@ -36,6 +37,7 @@ function takeSecret() {
   return sessionStorage.getItem(SECRET_KEY);
 }
 const hostSecret = takeSecret();
+await startLanguage(['common', 'screen', 'attract']); // the words first: every frame is drawn in them
 
 const link = new Link('/ws/screen', {
   hello: () => ({ type: 'hello', host: hostSecret || null, key: host.hostKey() || null }),
@@ -69,6 +71,7 @@ function onMessage(msg) {
     const view = msg.view;
     store.view = view;
     store.table = msg.table || {};
+    followTable(store.table.settings && store.table.settings.language);
     store.receivedAt = performance.now();
     const reveal = view.result && (view.phase === 'pause' || view.phase === 'over');
     const phaseChanged = !before || before.phase !== view.phase;
@@ -178,7 +181,7 @@ function handleEvents(events) {
   const view = store.view;
   const randomTeams = events.filter((e) => e.type === 'random_sign_given').map((e) => teamName(e.team));
   if (randomTeams.length) {
-    addNotice(t('random_sign', { team: joinList(randomTeams, t('and')), n: randomTeams.length }), 8000);
+    addNotice(t('random_sign', { team: joinList(randomTeams), n: randomTeams.length }), 8000);
   }
   for (const e of events) {
     switch (e.type) {
@@ -214,8 +217,8 @@ fit();
 window.addEventListener('resize', () => { fit(); render(); });
 // A new host link typed into the address bar: keep its secret and say hello again with it.
 window.addEventListener('hashchange', () => { if (location.hash.includes('host=')) { takeSecret(); location.reload(); } });
-document.documentElement.lang = language();
-$('#lang').addEventListener('click', () => setLanguage(language() === 'fr' ? 'en' : 'fr'));
+// The host's pick in the top bar is the table's language too: the phones that picked none follow it.
+languagePicker($('#lang'), { onPick: (lang) => { if (isHost()) send({ type: 'settings', language: lang }); } });
 $('#mute').addEventListener('click', () => { sound.setMuted(!sound.isMuted()); if (store.view) renderBar(); });
 $('#host-menu').addEventListener('click', () => { panel.toggle(); render(); });
 document.addEventListener('keydown', (e) => { if (e.key === 'Escape' && panel.isOpen()) { panel.toggle(false); render(); } });

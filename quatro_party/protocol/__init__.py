@@ -18,7 +18,7 @@ from .codes import ErrorCode, ProtocolError
 from .incoming import (
     BOT_LEVELS,
     HOST_ACTION_TYPES,
-    LANGUAGES,
+    LANGUAGE_CODE,
     MAX_ID_LENGTH,
     MAX_MESSAGE_BYTES,
     PHONE_ACTION_TYPES,
@@ -59,7 +59,7 @@ from .outgoing import (
 __all__ = [
     "BOT_LEVELS",
     "HOST_ACTION_TYPES",
-    "LANGUAGES",
+    "LANGUAGE_CODE",
     "MAX_ID_LENGTH",
     "MAX_MESSAGE_BYTES",
     "PHONE_ACTION_TYPES",

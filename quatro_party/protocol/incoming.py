@@ -22,6 +22,7 @@ Action(id=None, kind='choose_emoji', fields={'emoji': '🐙'})
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,7 +37,8 @@ MAX_MESSAGE_BYTES = 4096
 MAX_ID_LENGTH = 40
 #: Bot levels a host may choose.
 BOT_LEVELS = ("easy", "normal", "hard")
-LANGUAGES = ("en", "fr")
+#: What a language code looks like (ISO 639); the host accepts the codes of the catalogs it has (``web/i18n/``).
+LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}$")
 #: House rules the host may choose between games (the engine's own ranges): points to win, every duration × factor.
 WINNING_SCORES = (min(rules.WINNING_SCORES), max(rules.WINNING_SCORES))
 TIMER_FACTORS = rules.TIMER_FACTORS
@@ -178,6 +180,13 @@ def _choice(msg: dict[str, Any], key: str, options: tuple[str, ...]) -> str:
     return str(v)
 
 
+def _language(msg: dict[str, Any]) -> str | None:
+    v = msg.get("language")
+    if v is not None and not (isinstance(v, str) and LANGUAGE_CODE.match(v)):
+        raise ProtocolError(ErrorCode.BAD_FIELD, "'language' must be a language code (en, fr…) or null", msg.get("id"))
+    return v
+
+
 def _timer_factor(msg: dict[str, Any]) -> float:
     v = msg.get("timer_factor")
     if isinstance(v, bool) or v not in TIMER_FACTORS:
@@ -190,7 +199,7 @@ def _settings_fields(m: dict[str, Any]) -> dict[str, Any]:
     if "bot_level" in m:
         fields["bot_level"] = _choice(m, "bot_level", BOT_LEVELS)
     if "language" in m:
-        fields["language"] = _choice(m, "language", LANGUAGES)
+        fields["language"] = _language(m)
     if "winning_score" in m:
         fields["winning_score"] = _int(m, "winning_score", *WINNING_SCORES)
     if "timer_factor" in m:

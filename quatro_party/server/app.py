@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Flask
 
+from . import catalogs
 from .config import DEFAULTS, with_defaults
 from .routes import bp
 from .table import Table
@@ -57,6 +58,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if web_dir is None:
         raise PagesNotFound("the game's pages (web/) are not installed beside quatro_party")
     app.config["QUATRO_WEB_DIR"] = Path(web_dir)
+    cfg["languages"] = cfg["languages"] or catalogs.languages(Path(web_dir))
     app.config["SOCK_SERVER_OPTIONS"] = {"ping_interval": cfg["ping_interval"], "max_message_size": HARD_MESSAGE_LIMIT}
     app.register_blueprint(bp)
     table_class = cfg["table_class"] or Table

@@ -15,7 +15,8 @@ DEFAULTS: dict[str, Any] = {
     "clock": None,  # () -> float, monotonic; time.monotonic when None
     "host_secret": None,  # random when None; the launcher opens /screen#host=<secret>
     "bot_level": "normal",
-    "language": "en",
+    "language": None,  # the table's language (a catalog's code); None: each page speaks its browser's
+    "languages": None,  # the catalogs present, code → name; create_app reads web/i18n/ when None
     "join_url": "",  # http://<LAN IP>:<port>/, set by the launcher or the test fixture
     "mdns_name": None,
     "web_dir": None,  # folder of the pages; found in the package or the checkout when None (app.find_web_dir)

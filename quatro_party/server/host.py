@@ -57,7 +57,7 @@ class HostControls:
         self,
         secret: str,
         host_keys: list[str],
-        settings: dict[str, str],
+        settings: dict[str, Any],
         join_url: str,
         mdns_name: str | None,
         game: Game,
@@ -67,8 +67,10 @@ class HostControls:
         referee: Referee,
         recorder: Recorder,
         outbox: Outbox,
+        languages: dict[str, str],
     ) -> None:
         self.secret = secret
+        self.languages = languages  # the catalogs present (code → name): what settings.language may name
         self.host_keys = host_keys[-MAX_HOST_KEYS:]  # hashes of the keys given to the host's screens (journaled)
         self.settings = settings  # the server's own: the bots' level and the language (house rules are the engine's)
         self.join_url = join_url
@@ -275,6 +277,9 @@ class HostControls:
     def change_settings(self, **fields: Any) -> HostResult:
         """House rules go to the engine (between games only: refused otherwise, and then nothing changes);
         the bot level and the language are the server's."""
+        language = fields.get("language")
+        if language is not None and language not in self.languages:
+            return (p.ErrorCode.BAD_FIELD, f"no catalog for '{language}': one of {', '.join(self.languages)}")
         house = {k: fields.pop(k) for k in ("winning_score", "timer_factor") if k in fields}
         if house:
             refusal = self._referee.apply(Settings(**house))

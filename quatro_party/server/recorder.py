@@ -29,7 +29,7 @@ JOURNAL_BEAT = 1.0
 
 
 def journal_header(
-    game: Game, deal_seed: int | str, bot_seed: Any, timing: Timing, settings: dict[str, str], t: float
+    game: Game, deal_seed: int | str, bot_seed: Any, timing: Timing, settings: dict[str, Any], t: float
 ) -> dict[str, Any]:
     """The journal's first line (after its format): what a new game needs to deal the same cards."""
     return {
@@ -104,7 +104,7 @@ class Recorder:
     def compact(
         self,
         game: Game,
-        settings: dict[str, str],
+        settings: dict[str, Any],
         seat_tokens: dict[int, str],
         bot_levels: dict[int, str],
         locked: bool,

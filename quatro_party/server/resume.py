@@ -64,7 +64,7 @@ class Start:
     timing: Timing
     seed: Any  # the bots' seed (``None``: fresh randomness)
     deal_seed: int | str  # the seed the deals come from (drawn when the host gave none)
-    settings: dict[str, str]
+    settings: dict[str, Any]
     clock: Callable[[], float]
     tokens: Tokens = dataclasses.field(default_factory=Tokens)
     bots: dict[int, str] = dataclasses.field(default_factory=dict)  # seat → level

@@ -18,6 +18,7 @@ from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
 from .. import protocol as p
+from . import catalogs
 from .connection import Connection, TokenBucket
 from .origin import add_headers, check_request
 from .qr import png_of, qr_png, qr_svg
@@ -67,12 +68,39 @@ def screen_page() -> Response:
 
 @bp.get("/rules")
 def rules_page() -> Response:
-    """The players' rules; ``?lang=fr`` picks ``rules.fr.html`` where there is one (else the page picks)."""
-    lang = request.args.get("lang", "")
+    """The players' rules in one language: ``?lang=fr`` serves ``rules.fr.html`` where there is one, else the
+    browser's first language that has a page (``Accept-Language``), else English (``rules.html``)."""
     web_dir: Path = current_app.config["QUATRO_WEB_DIR"]
-    if lang.isalpha() and len(lang) == 2 and (web_dir / f"rules.{lang}.html").is_file():
-        return _web_file(f"rules.{lang}.html")
+    pages = {p.name.split(".")[1] for p in web_dir.glob("rules.*.html")}
+    asked = request.args.get("lang", "")
+    if not asked:
+        asked = request.accept_languages.best_match(["en", *sorted(pages)], default="en").split("-")[0]
+    if asked in pages and catalogs.LANGUAGE_CODE.match(asked):
+        return _web_file(f"rules.{asked}.html")
     return _web_file("rules.html")
+
+
+@bp.get("/i18n/languages.json")
+def i18n_languages() -> Response:
+    """Every catalog present: ``[{"code": "en", "name": "English"}, …]``, the pickers' list."""
+    found = catalogs.languages(current_app.config["QUATRO_WEB_DIR"])
+    return _json_no_cache([{"code": code, "name": name} for code, name in found.items()])
+
+
+@bp.get("/i18n/<lang>.json")
+def i18n_catalog(lang: str) -> Response:
+    """One catalog; ``?groups=common,phone`` keeps only those groups (the phone's page weight)."""
+    groups = request.args.get("groups")
+    found = catalogs.catalog(current_app.config["QUATRO_WEB_DIR"], lang, groups.split(",") if groups else None)
+    if found is None:
+        abort(404)
+    return _json_no_cache(found)
+
+
+def _json_no_cache(data: object) -> Response:
+    resp = Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")), mimetype="application/json")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
 
 
 @bp.get("/qr.png")

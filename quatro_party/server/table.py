@@ -31,6 +31,7 @@ from typing import Any
 
 from .. import protocol as p
 from ..bots import make_bot
+from . import catalogs
 from .actor import Actor
 from .audience import Audience
 from .botseats import Bots
@@ -98,6 +99,7 @@ class Table:
             self.referee,
             self.recorder,
             self.outbox,
+            dict(config["languages"] or catalogs.present()),
         )
         self.hold = RestartHold(self.game, self.seats, self.referee)
         self.greetings = Greetings()  # what a hello may cost: one answer per socket a second

@@ -226,7 +226,7 @@ def hold(page: Any, selector: str, ms: int = 800) -> None:
 
 def page_bytes() -> dict[str, int]:
     """Every file the controller page loads when it opens (html, css, the scripts its static ``import``s reach, and
-    the larger of its two word files: a page loads one language at a time), with its size. Modules a phone needs
+    the words of the longest catalog: a page loads one language at a time), with its size. Modules a phone needs
     only sometimes (``later('…')``: the seat link, the audience…) are left out; :func:`later_bytes` lists them."""
     import re
 
@@ -240,9 +240,29 @@ def page_bytes() -> dict[str, int]:
         seen.add(f)
         for rel in re.findall(r"""(?:^|\n)\s*import\s[^;]*?from\s+['"](\.[^'"]+)['"]""", f.read_text()):
             todo.append(f.parent / rel)
-    words = max((WEB / "phone").glob("words-*.js"), key=lambda p: p.stat().st_size)
-    every = sorted({p.resolve() for p in files} | seen | {words.resolve()})
-    return {str(p.relative_to(WEB.resolve())): p.stat().st_size for p in every}
+    every = sorted({p.resolve() for p in files} | seen)
+    sizes = {str(p.relative_to(WEB.resolve())): p.stat().st_size for p in every}
+    sizes.update(phone_words())
+    return sizes
+
+
+def phone_words() -> dict[str, int]:
+    """The words the phone loads with its page, as the host serves them (``/i18n/<lang>.json?groups=common,phone``),
+    for the longest catalog: a page loads one language at a time."""
+    import json
+
+    from quatro_party.server import catalogs
+
+    sizes = {
+        lang: len(
+            json.dumps(
+                catalogs.catalog(WEB, lang, ["common", "phone"]), ensure_ascii=False, separators=(",", ":")
+            ).encode()
+        )
+        for lang in catalogs.languages(WEB)
+    }
+    longest = max(sizes, key=lambda lang: sizes[lang])
+    return {f"i18n/{longest}.json?groups=common,phone": sizes[longest]}
 
 
 def later_bytes() -> dict[str, int]:

@@ -342,9 +342,9 @@ def test_phone_six_seats_vote_contre_resume_reconnect(live_server, phone_context
         # French from the browser language, switchable.
         expect(moved.locator("#result-sentence")).to_contain_text("Ana a annoncé Contre !")
         expect(moved.locator("html")).to_have_attribute("lang", "fr")
-        moved.locator("#lang").tap()
+        moved.locator("#lang").select_option("en")
         expect(moved.locator("#result-sentence")).to_contain_text("Ana called Contre!")
-        moved.locator("#lang").tap()
+        moved.locator("#lang").select_option("fr")
         shot(moved, screenshot_dir, "fr")
     finally:
         other_device.close()

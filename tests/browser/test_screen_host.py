@@ -216,10 +216,10 @@ def story_round(server: LiveServer, phones: dict[int, Any], screen: ScreenPage, 
     assert any(e["kind"] == "emit" and e["sign"] is False for e in story)  # the decoy, marked so
     assert screen.page.locator(".story-row").count() == len(screen.view()["seats"])
     screen.shot(folder, name)
-    screen.page.click("#lang")  # the same story in French
+    screen.page.select_option("#lang", "fr")  # the same story in French
     screen.wait("document.querySelector('.story-title').textContent === 'Le film de la manche'")
     screen.shot(folder, f"{name}-fr")
-    screen.page.click("#lang")
+    screen.page.select_option("#lang", "en")
 
 
 @pytest.mark.live_server(seats=4, public_host=PUBLIC, bot_factory=StubBot)
@@ -276,11 +276,11 @@ def test_r34_game_over_shows_the_recap_and_the_awards(live_server_factory, tv_co
     assert "Ana’s right Quatro!" in screen.text(".recap")
     screen.at_rest(0.9)
     screen.shot(screenshot_dir, f"over-story-{seats}")
-    page.click("#lang")
+    page.select_option("#lang", "fr")
     screen.wait("document.querySelector('.recap-title').textContent === 'Manche par manche'")
     assert "Contre ! faux de Bruno sur Bleu\u00a0●" in screen.text(".recap")
     screen.shot(screenshot_dir, f"over-story-{seats}-fr")
-    page.click("#lang")
+    page.select_option("#lang", "en")
     page.click("#over .tab-scores")
     screen.wait("document.querySelector('#over .final-scores') !== null")
     assert screen.errors == []

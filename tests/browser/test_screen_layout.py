@@ -26,6 +26,7 @@ import pytest
 from quatro_party.server.botstub import StubBot
 from quatro_party.server.testing import FakeClock
 
+from .i18n_helpers import MORE_LANGUAGES, pick_language
 from .pictures import Camera
 from .screen_helpers import SIZES, ScreenPage, attract_check, self_check, settle, story_check
 
@@ -39,20 +40,29 @@ def assert_ok(reply: dict[str, Any]) -> None:
     assert reply["type"] == "ok", reply
 
 
+def tagged(phase: str, lang: str) -> str:
+    """A phase's name, with its language when not English (in screenshot names and messages)."""
+    return phase if lang == "en" else f"{phase}-{lang}"
+
+
 class Screens:
     """One TV page at DPR 1 resized through every size, and one at DPR 2 (1920×1080)."""
 
-    def __init__(self, chromium: Any, url: str, locale: str = "en-US") -> None:
+    def __init__(
+        self, chromium: Any, url: str, locale: str = "en-US", every: list[tuple[int, int, int]] = SIZES, lang: str = ""
+    ) -> None:
         self.contexts = []
         self.pages: list[tuple[ScreenPage, list[tuple[int, int, int]], Camera]] = []
-        for dpr in (1, 2):
-            sizes = [s for s in SIZES if s[2] == dpr]
+        for dpr in sorted({s[2] for s in every}):
+            sizes = [s for s in every if s[2] == dpr]
             context = chromium.new_context(
                 viewport={"width": sizes[0][0], "height": sizes[0][1]}, device_scale_factor=dpr, locale=locale
             )
             self.contexts.append(context)
             screen = ScreenPage(context, url)
             screen.wait("document.body.dataset.phase && document.body.dataset.phase !== 'loading'")
+            if lang:
+                pick_language(screen.page, lang)
             self.pages.append((screen, sizes, Camera(screen.page, dpr)))
 
     def wait(self, js: str, timeout: float = 10.0) -> None:
@@ -86,8 +96,10 @@ class Screens:
 
 
 @pytest.mark.timeout(480)  # ten phases at eleven screens, each checked and photographed
-def test_layout_fits_every_screen_in_every_phase(live_server_factory, chromium, screenshot_dir):
-    """R1–R2, R11, R22, R26, R34: the self-check holds at each of the eleven screens in each phase."""
+@pytest.mark.parametrize("lang", ["en", *MORE_LANGUAGES])
+def test_layout_fits_every_screen_in_every_phase(live_server_factory, chromium, screenshot_dir, lang):
+    """R1–R2, R11, R22, R26, R34: the self-check holds at each of the eleven screens in each phase; every catalog
+    beyond English and French (French: the tests below) at the smallest TV, 1280×720 (German runs ~30 % longer)."""
     # The table's clock stands still (FakeClock): the sign phase and the pause last as long as the checks take.
     live_server = live_server_factory(seats=8, public_host=PUBLIC, bot_factory=StubBot, clock=FakeClock())
     phones = {seat: live_server.phone() for seat in NAMES}
@@ -96,33 +108,36 @@ def test_layout_fits_every_screen_in_every_phase(live_server_factory, chromium, 
     host = live_server.screen()
     for seat in (1, 2):
         assert_ok(host.host("add_bot", seat=seat))
-    screens = Screens(chromium, live_server.screen_url(host=True))
+    if lang == "en":
+        screens = Screens(chromium, live_server.screen_url(host=True))
+    else:
+        screens = Screens(chromium, live_server.screen_url(host=True), every=[(1280, 720, 1)], lang=lang)
     problems: list[str] = []
     try:
         screens.wait("document.querySelectorAll('.seat.kind-bot').length === 2")
-        problems += screens.check("lobby", screenshot_dir)
+        problems += screens.check(tagged("lobby", lang), screenshot_dir)
         screens.click("#host-menu")
         screens.wait("!document.querySelector('#panel').hidden")
-        problems += screens.check("settings", screenshot_dir)
+        problems += screens.check(tagged("settings", lang), screenshot_dir)
         screens.click("#panel .panel-close")
 
         assert_ok(host.host("start_game"))
         screens.wait("document.body.dataset.phase === 'sign'")
         for seat in (3, 4):
             assert_ok(phones[seat].act("ready"))  # seat 0 keeps the sign phase open
-        problems += screens.check("sign", screenshot_dir)
+        problems += screens.check(tagged("sign", lang), screenshot_dir)
 
         assert_ok(phones[0].act("ready"))
         screens.wait("document.body.dataset.phase === 'play'")
-        problems += screens.check("play-8", screenshot_dir)
+        problems += screens.check(tagged("play-8", lang), screenshot_dir)
         screens.click("#host-menu")
         screens.wait("!document.querySelector('#panel').hidden")
-        problems += screens.check("host-panel", screenshot_dir)
+        problems += screens.check(tagged("host-panel", lang), screenshot_dir)
         screens.click("#panel .panel-close")
         # The host's pause, mid-round.
         assert_ok(host.host("pause"))
         screens.wait("!document.querySelector('#paused').hidden")
-        problems += screens.check("pause", screenshot_dir)
+        problems += screens.check(tagged("pause", lang), screenshot_dir)
         assert_ok(host.host("resume"))
         screens.wait("document.querySelector('#paused').hidden")
 
@@ -132,11 +147,11 @@ def test_layout_fits_every_screen_in_every_phase(live_server_factory, chromium, 
         phones[0].wait_state(lambda v: v["phase"] == "play" and v["you"]["hand"][0]["rank"] == "K")
         assert_ok(phones[0].act("call_quatro"))
         screens.wait("document.body.dataset.phase === 'pause'")
-        problems += screens.check("reveal", screenshot_dir)
+        problems += screens.check(tagged("reveal", lang), screenshot_dir)
 
         # The pause between rounds, later: the round's story.
         screens.wait("document.querySelector('.story') !== null", timeout=12)
-        problems += screens.check("story", screenshot_dir)
+        problems += screens.check(tagged("story", lang), screenshot_dir)
 
         # Game over: Blue at 4, this round's right Quatro! ends the game (R34).
         assert_ok(host.host("next_round"))
@@ -149,7 +164,7 @@ def test_layout_fits_every_screen_in_every_phase(live_server_factory, chromium, 
         phones[0].wait_state(lambda v: v["phase"] == "play" and v["you"]["hand"][0]["rank"] == "K")
         assert_ok(phones[0].act("call_quatro"))
         screens.wait("document.body.dataset.phase === 'over'")
-        problems += screens.check("over", screenshot_dir)
+        problems += screens.check(tagged("over", lang), screenshot_dir)
     finally:
         screens.close()
     assert problems == [], "\n".join(problems)

@@ -69,7 +69,7 @@ def test_lobby_qr_join_url_seats_and_host_controls(live_server, tv_context, chro
     assert page.get_attribute("#mute", "aria-pressed") == "true" and screen.text("#mute") == "🔇"
 
     # French, switchable and remembered (so is the mute).
-    page.click("#lang")
+    page.select_option("#lang", "fr")
     screen.wait("document.querySelector('#join-title').textContent === 'Scannez pour jouer'")
     screen.assert_fits()
     screen.shot(screenshot_dir, "lobby-fr")
@@ -77,7 +77,7 @@ def test_lobby_qr_join_url_seats_and_host_controls(live_server, tv_context, chro
     screen.wait("document.querySelector('#join-title').textContent === 'Scannez pour jouer'")
     assert page.get_attribute("#mute", "aria-pressed") == "true"
     page.click("#mute")
-    page.click("#lang")
+    page.select_option("#lang", "en")
     screen.wait("document.querySelector('#join-title').textContent === 'Scan to play'")
 
     # Fill with bots: every seat is held.

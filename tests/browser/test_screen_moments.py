@@ -187,11 +187,11 @@ def test_r22_r24_every_call_has_its_splash_with_the_callers_name(live_server, ch
         shot_splash(screen, screenshot_dir, "splash-contre")
         # In French the colour agrees with "l’équipe": "l’équipe bleue ●", not "l’équipe Bleu ●".
         screen.wait("document.querySelector('#splash').hidden", timeout=5)
-        page.click("#lang")
+        page.select_option("#lang", "fr")
         screen.wait("document.querySelector('.sentence').textContent.startsWith('Bruno a annoncé Contre !')")
         assert "sur l’équipe bleue\u00a0●" in screen.text(".sentence")
         assert screen.text_colour(".sentence", "●") == "rgb(86, 135, 213)"  # the shape still wears the colour
-        page.click("#lang")
+        page.select_option("#lang", "en")
         shown = page.evaluate("window.quatroScreen.splashes.map((s) => [s.kind, s.correct, s.caller])")
         assert shown[:2] == [["quatro", True, "Ana"], ["quatro", False, "Ana"]] and shown[2][::2] == ["contre", "Bruno"]
         assert screen.errors == []

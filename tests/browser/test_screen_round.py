@@ -171,15 +171,15 @@ def test_full_round_play_emission_swap_call_and_reveal(live_server, tv_context, 
     assert screen.text_colour(".sentence", "●") == "rgb(86, 135, 213)"
 
     # Switching the TV's language changes the words, it does not turn the hands over again.
+    page.select_option("#lang", "fr")
+    screen.wait("document.querySelector('.sentence').textContent.startsWith('Ana a annoncé Quatro ! sur ')")
     started = page.evaluate(
-        """() => { document.querySelector('#lang').click();
-                   return document.getAnimations().filter((a) => a.effect && a.effect.target &&
-                     a.effect.target.matches('.seat')).map((a) => a.animationName || 'anim'); }"""
+        """() => document.getAnimations().filter((a) => a.effect && a.effect.target &&
+                     a.effect.target.matches('.seat')).map((a) => a.animationName || 'anim')"""
     )
-    assert screen.text(".sentence").startswith("Ana a annoncé Quatro ! sur ")
     assert started == [], f"animations replayed on the plates: {started}"
     assert screen.text_colour(".sentence", "●") == "rgb(86, 135, 213)"
-    page.click("#lang")
+    page.select_option("#lang", "en")
     screen.wait("document.querySelector('.sentence').textContent.startsWith('Ana called')")
 
     # R24: the sentence for a right Contre! names who held the carré (same words the page uses live).

@@ -118,7 +118,7 @@ def test_house_rules_between_games_show_on_every_screen(live_server, from_vip):
     refused = host.act("settings", winning_score=3, language="fr")  # during a game: refused, nothing changes
     assert refused["type"] == "refused" and refused["reason"] == "wrong_phase"
     view = screen.wait_state(lambda v: v["phase"] == "sign")
-    assert view["winning_score"] == 7 and screen.state["table"]["settings"]["language"] == "en"
+    assert view["winning_score"] == 7 and screen.state["table"]["settings"]["language"] is None
 
 
 @pytest.mark.parametrize("from_vip", [False, True], ids=["tv", "vip_phone"])

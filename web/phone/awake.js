@@ -33,7 +33,6 @@ function makeVideo() {
   v.loop = true;
   v.playsInline = true;
   v.id = 'nosleep';
-  v.title = 'keep awake';
   // Visible to the browser (a hidden video does not keep the screen on), invisible to the eye.
   Object.assign(v.style, {
     position: 'fixed', left: '0', bottom: '0', width: '2px', height: '2px', opacity: '0.01',

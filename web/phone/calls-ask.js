@@ -3,10 +3,12 @@
 // opens once the thumb has lifted, away from the button held, its answers armed a beat (modal.js).
 import { S, me, team, seatName } from './state.js';
 import { $ } from './dom.js';
-import { t } from './strings.js';
+import { t, loadLaterWords } from './strings.js';
 import { whenLifted } from './gestures.js';
 import { openModal } from './modal.js';
 import { sendCall } from './calls.js';
+
+await loadLaterWords(); // its words come with it (web/i18n/<lang>.json, group "phone_later")
 
 const inPlay = () => me() && S.view.phase === 'play' && !S.callBusy;
 

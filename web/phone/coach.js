@@ -10,7 +10,7 @@
 //
 // createCoach({ storage = localStorage, lang, anchor, root, now, keep, clear, spare, room }):
 //   storage  where the seen hints are remembered (key "quatro.coach.seen", a JSON list of hint keys);
-//   lang     'en' or 'fr' (the words are coach-words.js');
+//   lang     the language to show (a catalog's code; the words are web/i18n/<lang>.json's "coach" group);
 //   anchor   (key) => the element a hint points at, or null when it is not on screen (the hint then waits).
 //            Keys: 'sign' (the sign picker or its Lock in button), 'hand' (your cards), 'centre' (the four
 //            centre places), 'channel' (Take the channel), 'quatro', 'contre', 'reshuffle', 'vote' (the vote's
@@ -44,7 +44,10 @@
 // A hint shown to the player is "seen" when dismissed, or once it has been on screen for a while and its
 // moment passes; a dismissed hint never comes back on this device until reset().
 
-import { COACH_WORDS } from './coach-words.js';
+import { translator, loadGroups, language, setLanguage, onLanguageChange } from '../common/i18n.js';
+
+await loadGroups(['coach']); // its words (web/i18n/<lang>.json, group "coach") come with it
+const words = translator(['coach']);
 import { placeBubble } from './coach-place.js';
 
 const STORAGE_KEY = 'quatro.coach.seen';
@@ -93,7 +96,7 @@ function readSeen(storage) {
 
 export function createCoach({ storage = globalThis.localStorage, lang = 'en', anchor, root = document.body,
   now = () => performance.now(), clear = () => [], spare = () => null, keep = () => [], room = null } = {}) {
-  let current = lang === 'fr' ? 'fr' : 'en';
+  if (lang && lang !== language()) setLanguage(lang, { pick: false });
   let seen = readSeen(storage);
   let practice = null; // the hints seen during the practice round in progress, or null
   let shown = null; // { key, vars, since, el }
@@ -117,9 +120,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
   const isSeen = (key) => (practice ? practice.has(key) : seen.has(key));
 
   function text(key, vars) {
-    const words = COACH_WORDS[current] || COACH_WORDS.en;
-    const s = words[key === 'contre' && vars && vars.one ? 'contre_one' : key];
-    return typeof s === 'function' ? s(vars) : s;
+    return words(key === 'contre' && vars && vars.one ? 'contre_one' : key, vars || {});
   }
 
   // --- what the frames say ------------------------------------------------------------------------------
@@ -234,7 +235,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
   function draw() {
     if (!shown) return;
     const { el, key, vars } = shown;
-    el.lang = current;
+    el.lang = document.documentElement.lang;
     el.querySelector('.coach-label').textContent = text('hint');
     el.querySelector('.coach-text').innerHTML = text(key, vars);
     const ok = el.querySelector('.coach-ok');
@@ -318,8 +319,8 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
       return shown ? shown.key : null;
     },
     setLang(next) {
-      current = next === 'fr' ? 'fr' : 'en';
-      draw();
+      if (next !== language()) setLanguage(next, { pick: false });
+      else draw();
     },
     reset() {
       hide(false);
@@ -340,6 +341,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     },
     get showing() { return shown ? shown.key : null; },
   };
+  onLanguageChange(() => draw()); // the hint on screen follows the page's language
   return api;
 }
 

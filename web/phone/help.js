@@ -3,11 +3,12 @@
 // socket, and goes on receiving the game while the sheet is open.
 import { $, h } from './dom.js';
 import { overlayChanged } from './modal.js';
-import { t, loadWords, loadLaterWords } from './strings.js';
-import { language, setLanguage } from '../common/i18n.js';
+import { t, loadLaterWords } from './strings.js';
+import { language } from '../common/i18n.js';
+import { languagePicker } from '../common/lang-picker.js';
 import { styles } from './later.js';
 
-await loadLaterWords(language()); // its words come with it
+await loadLaterWords(); // its words come with it
 
 await styles('help'); // its own stylesheet, applied before it draws
 
@@ -32,19 +33,18 @@ export function openHelp() {
           type: 'button', class: 'btn', id: 'help-hints', disabled: !coach,
           onclick: () => { const c = hooks.coach(); if (c) { c.reset(); $('help-hints').textContent = t('hints_back'); } },
         }, t('show_hints')),
-        h('button', {
-          type: 'button', class: 'btn ghost', id: 'help-lang',
-          onclick: async () => {
-            const next = language() === 'fr' ? 'en' : 'fr';
-            await loadWords(next);
-            setLanguage(next);
-            openHelp(); // redrawn in the new language
-          },
-        }, t('lang_switch_label')),
+        h('label', { class: 'btn ghost help-lang' }, h('span', { text: t('language') }), picker()),
         h('a', { class: 'btn ghost', id: 'help-rules-link', href: `/rules?lang=${lang}`, target: '_blank', rel: 'noopener' }, t('rules_tab')))));
   document.getElementById('app').append(sheet);
   $('help-close').focus({ preventScroll: true });
   overlayChanged();
+}
+
+// The language, listed as in the top bar; a pick redraws the sheet in it.
+function picker() {
+  const select = h('select', { id: 'help-lang' });
+  languagePicker(select, { live: false, onPick: () => openHelp() });
+  return select;
 }
 
 // The host's /rules page, its article in this language, drawn inside the sheet (the host forbids framing its
@@ -60,7 +60,7 @@ function rulesBox(lang) {
       const doc = new DOMParser().parseFromString(html.replace(/\son[a-z]+="[^"]*"/g, ''), 'text/html');
       const article = doc.querySelector(`article[lang="${lang}"]`) || doc.querySelector('article');
       if (!article) return;
-      for (const el of article.querySelectorAll('script, .lang-switch')) el.remove();
+      for (const el of article.querySelectorAll('script, .lang-switch, nav.langs')) el.remove();
       root.append(h('div', { class: 'rules-in-sheet' }, document.importNode(article, true)));
     })
     .catch(() => root.append(h('p', { text: t('rules_title') })));

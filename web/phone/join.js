@@ -1,5 +1,5 @@
 // The join screen (a name, a seat, or "Watch") and the waiting room of a seated phone in the lobby.
-import { S, me, teamName, team, changed, NAME_KEY, TOKEN_KEY } from './state.js';
+import { S, me, teamName, team, teamAfter, changed, NAME_KEY, TOKEN_KEY } from './state.js';
 import { $, h } from './dom.js';
 import { t } from './strings.js';
 import { send } from './net.js';
@@ -58,7 +58,7 @@ function seatButton(s, tm) {
   const label = s.kind === 'empty' ? t('free') : s.name;
   return h('button', {
     type: 'button', class: `seat ${free ? 'free' : 'held'}${s.connected ? '' : ' gone'}`, 'data-seat': s.seat,
-    disabled: !free, 'aria-label': free ? t('sit_here_label', { n: s.seat + 1, team: team(tm) })
+    disabled: !free, 'aria-label': free ? t('sit_here_label', { n: s.seat + 1, team: teamAfter(tm) })
       : t('held_by', { n: s.seat + 1, name: s.name }),
     onclick: () => join(s.seat),
   }, h('span', { class: 'seat-no', text: `${s.seat + 1}` }),
@@ -114,7 +114,7 @@ export function renderWait() {
   if (!changed('wait', you.seat, v.seats.map((s) => [s.kind, s.name, s.connected]), v.practice)) return;
   $('screen-wait').className = `screen team-${you.team}`;
   $('wait-body').replaceChildren(
-    h('h1', { class: 'brand' }, 'Quatro ', h('span', { text: 'Party' })),
+    h('h1', { class: 'brand', translate: 'no' }, 'Quatro ', h('span', { text: 'Party' })),
     h('div', { class: 'me-card' },
       h('p', { class: 'eyebrow', text: t('waiting_title') }),
       h('p', { class: 'me-name', text: v.seats[you.seat].name }),

@@ -1,12 +1,11 @@
 // Game over (R34): who won, the last round's reveal, the scores; the host starts a new game.
-import { S, me, lang, team, seatName, changed } from './state.js';
+import { S, me, team, seatName, changed } from './state.js';
 import { $, h, sentence } from './dom.js';
 import { t, loadLaterWords } from './strings.js';
 import { resultSentence, scoreTable, teamLabels } from './reveal.js';
 import { styles } from './later.js';
-import { language as currentLanguage } from '../common/i18n.js';
 
-await loadLaterWords(currentLanguage()); // its words come with it
+await loadLaterWords(); // its words come with it
 
 await styles('reveal'); // its own stylesheet, applied before it draws
 
@@ -19,12 +18,11 @@ export function renderOver() {
   $('screen-over').className = `screen${you ? ` team-${you.team}` : ''}`;
   const winners = v.winners || [];
   const won = !!you && winners.includes(you.team);
-  const s = lang() === 'fr' ? (winners.length > 1 ? 'nt' : '') : (winners.length > 1 ? '' : 's');
   const kids = [
     h('h1', { class: 'over-title', text: t('game_over') }),
     h('p', { class: `winners${won ? ' won' : ''}`, id: 'over-winners' },
       v.ended_by === 'host' ? sentence(endedByHost(v), teamLabels())
-        : won ? t('you_won') : sentence(t('winners', { teams: winners.map(team).join(' & '), s }), teamLabels())),
+        : won ? t('you_won') : sentence(t('winners', { teams: winners.map(team).join(' & '), n: winners.length }), teamLabels())),
   ];
   if (r) {
     kids.push(h('p', { class: 'eyebrow', text: t('round_n', { n: r.round }) }),
@@ -53,5 +51,5 @@ function endedByHost(v) {
   const leaders = v.winners || [];
   if (!leaders.length) return t('ended_none');
   const n = v.teams[leaders[0]].score;
-  return t(leaders.length > 1 ? 'ended_level' : 'ended_led', { teams: leaders.map(team).join(' & '), n, s: n > 1 ? 's' : '' });
+  return t(leaders.length > 1 ? 'ended_level' : 'ended_led', { teams: leaders.map(team).join(' & '), n });
 }

@@ -4,7 +4,7 @@
 // server is told at the finger with the server's reason.
 import { S, me, mySeat, left, shownCards, timing, paused } from './state.js';
 import { $, h, fillCard, cardText, drainRing } from './dom.js';
-import { t } from './strings.js';
+import { t, seconds } from './strings.js';
 import { send, justSent } from './net.js';
 import { atFinger, haptic, playMsg } from './feedback.js';
 import { setupCalls, callRefusal } from './calls.js';
@@ -87,7 +87,7 @@ function tapPlace(place, btn) {
   if (paused()) { atFinger(t('paused_short'), 'refused', { anchor: btn }); haptic('refused'); return; }
   const wait = paused() ? 0 : (swapCoolEnd - performance.now()) / 1000; // the view's swap_wait, counted down
   if (wait > 0.05) {
-    atFinger(t('wait_s', { s: wait.toFixed(1) }), 'refused', { anchor: btn });
+    atFinger(t('wait_s', { s: seconds(wait) }), 'refused', { anchor: btn });
     haptic('refused');
     return;
   }
@@ -110,7 +110,7 @@ function tapChannel(e) {
   const wait = (channelCoolEnd - performance.now()) / 1000;
   let why = null;
   if (paused()) why = t('paused_short');
-  else if (wait > 0.05) why = t('channel_wait', { s: wait.toFixed(1) });
+  else if (wait > 0.05) why = t('channel_wait', { s: seconds(wait) });
   else if (justSent('take_channel', 'release_channel')) why = t('on_its_way');
   if (why) {
     e.preventDefault(); // the switch stays as it was

@@ -1,22 +1,17 @@
 // The reveal between rounds (R26), loaded during the first round (later('reveal')): what happened in one sentence, every hand with its carré, each team's sign, the
 // scores and the next round's countdown. A spectator sees the same, without "your team".
-import { S, me, lang, team, teamName, seatName, left, changed } from './state.js';
+import { S, me, team, teamName, seatName, left, changed } from './state.js';
 import { $, h, miniHand, sentence } from './dom.js';
 import { t, loadLaterWords } from './strings.js';
 import { TEAM_SHAPES } from '../common/teams.js';
 import { renderStory } from './story.js';
 import { offerSeats } from './offer.js';
 import { styles } from './later.js';
-import { language as currentLanguage } from '../common/i18n.js';
+import { joinList } from '../common/i18n.js';
 
-await loadLaterWords(currentLanguage()); // its words come with it
+await loadLaterWords(); // its words come with it
 
 await styles('reveal'); // its own stylesheet, applied before it draws
-
-function plural(n) {
-  const many = n > 1;
-  return lang() === 'fr' ? (many ? 'nt' : '') : (many ? '' : 's');
-}
 
 const NOBODY = '\u0001'; // where the scoring teams go in a result sentence
 
@@ -27,18 +22,17 @@ export function playedBy(r, seat) {
 
 export function resultSentence(r) {
   const scorers = r.scorers || [];
-  const and = lang() === 'fr' ? ' et ' : ' and ';
-  const teams = scorers.map(team).join(and);
-  const s = plural(scorers.length);
+  const teams = joinList(scorers.map(team));
+  const n = scorers.length;
   const caller = r.caller != null ? playedBy(r, r.caller) : '';
   let said;
   if (r.end === 'quatro') {
-    said = t(r.correct ? 'result_quatro_ok' : 'result_quatro_bad', { caller, target: playedBy(r, r.target), teams: NOBODY, s });
+    said = t(r.correct ? 'result_quatro_ok' : 'result_quatro_bad', { caller, target: playedBy(r, r.target), teams: NOBODY, n });
   } else if (r.end === 'contre') {
     // who held the carré, by name (the accused team's seats holding one when the round ended)
     const holders = (r.carres || []).filter((seat) => S.view.teams[r.target].seats.includes(seat));
-    const holder = holders.map((seat) => playedBy(r, seat)).join(and);
-    said = t(r.correct ? 'result_contre_ok' : 'result_contre_bad', { caller, accused: team(r.target), holder, teams: NOBODY, s });
+    const holder = joinList(holders.map((seat) => playedBy(r, seat)));
+    said = t(r.correct ? 'result_contre_ok' : 'result_contre_bad', { caller, accused: team(r.target), holder, teams: NOBODY, n });
   } else {
     return t('result_void');
   }

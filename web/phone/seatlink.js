@@ -4,10 +4,9 @@ import { $, h } from './dom.js';
 import { t, loadLaterWords } from './strings.js';
 import { openModal } from './modal.js';
 import { styles } from './later.js';
-import { language as currentLanguage } from '../common/i18n.js';
 
 await styles('seatlink'); // its own stylesheet, applied before it draws
-await loadLaterWords(currentLanguage()); // its words come with it
+await loadLaterWords(); // its words come with it
 
 export function showSeatLink(msg) {
   const qr = h('img', { class: 'link-qr', alt: t('seat_link_qr') });
@@ -17,7 +16,7 @@ export function showSeatLink(msg) {
     extra: h('div', { class: 'link-qr-box' }, qr), // its white square holds the place while the code comes
     actions: [
       { id: 'copy', label: t('copy'), keep: true, run: () => copyLink(msg.url) },
-      { id: 'close', label: 'OK', cls: 'primary' },
+      { id: 'close', label: t('ok'), cls: 'primary' },
     ],
   });
   $('modal-text').classList.add('selectable');

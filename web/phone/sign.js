@@ -2,12 +2,14 @@
 // (phone.js fetches it ahead, in the lobby and during play), with its stylesheet.
 import { S, me, mySeat, left, changed } from './state.js';
 import { $, h } from './dom.js';
-import { t } from './strings.js';
+import { t, loadLaterWords } from './strings.js';
 import { send, justSent } from './net.js';
 import { atFinger, haptic } from './feedback.js';
 import { keepAwake } from './awake.js';
 import { TEAM_SHAPES } from '../common/teams.js';
 import { styles } from './later.js';
+
+await loadLaterWords(); // its words come with it (web/i18n/<lang>.json, group "phone_later")
 
 await styles('sign'); // its own stylesheet, applied before it draws (fetched while the phone waits in the lobby)
 

@@ -1,7 +1,7 @@
 // The phone's state: the last view the server sent and what this page has on the way. Everything the game decides
 // (durations, who may act, what a swap did) is read from the view; the page only remembers its own taps in flight.
-import { language } from '../common/i18n.js';
-import { teamLabel, TEAM_NAMES } from '../common/teams.js';
+import { language, teamWord } from '../common/i18n.js';
+import { teamLabel } from '../common/teams.js';
 import { remaining } from '../common/clock.js';
 
 export const TOKEN_KEY = 'quatro.token';
@@ -35,8 +35,9 @@ export const me = () => (S.view && S.view.you ? S.view.you : null);
 export const mySeat = () => (me() ? S.view.seats[me().seat] : null);
 export const left = (secs) => remaining(secs, S.at);
 export const lang = () => language();
-export const teamName = (i) => (TEAM_NAMES[lang()] || TEAM_NAMES.en)[i];
-export const team = (i) => teamLabel(i, lang());
+export const teamName = (i) => teamWord(i);
+export const team = (i) => teamLabel(i);
+export const teamAfter = (i) => teamLabel(i, true);
 export const seatName = (i) => (S.view && S.view.seats[i] ? S.view.seats[i].name || `#${i + 1}` : `#${i + 1}`);
 export const timing = () => (S.view && S.view.timing) || {};
 export const paused = () => !!(S.view && S.view.paused);

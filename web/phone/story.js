@@ -4,9 +4,8 @@ import { S, seatName, team } from './state.js';
 import { h } from './dom.js';
 import { t, loadLaterWords } from './strings.js';
 import { TEAM_SHAPES } from '../common/teams.js';
-import { language as currentLanguage } from '../common/i18n.js';
 
-await loadLaterWords(currentLanguage()); // its words come with it
+await loadLaterWords(); // its words come with it
 
 function line(ev, r) {
   const s = S.view.seats[ev.seat];
@@ -27,7 +26,7 @@ function line(ev, r) {
     default: what = ev.kind;
   }
   return h('li', { class: `story-ev ev-${ev.kind}${ev.kind === 'emit' ? (ev.sign ? ' sign' : ' decoy') : ''}` },
-    h('span', { class: 't', text: `${Math.floor(ev.t)}s` }), who, h('span', { class: 'what' }, what));
+    h('span', { class: 't', text: t('seconds_short', { t: Math.floor(ev.t) }) }), who, h('span', { class: 'what' }, what));
 }
 
 /** The story list (swaps are left out: too many for a phone, the TV shows them). */

@@ -17,8 +17,7 @@ export function renderStatus() {
 export function renderTop() {
   const v = S.view;
   const you = me();
-  $('lang').textContent = t('lang_switch');
-  $('lang').setAttribute('aria-label', t('lang_switch_label'));
+  $('centre').setAttribute('aria-label', t('centre_group'));
   $('help').setAttribute('aria-label', t('help_label'));
   const bar = $('paused-bar');
   bar.hidden = !(v && v.paused);

@@ -2,9 +2,11 @@
 // thumb's reach, with its rule in view ("Silence means no") and its countdown from the view.
 import { S, me, seatName, paused, lang } from './state.js';
 import { $, h } from './dom.js';
-import { t } from './strings.js';
+import { t, loadLaterWords } from './strings.js';
 import { send, justSent } from './net.js';
 import { styles } from './later.js';
+
+await loadLaterWords(); // its words come with it (web/i18n/<lang>.json, group "phone_later")
 
 await styles('vote'); // its own stylesheet, applied before it draws (the module is fetched during play)
 

@@ -7,9 +7,8 @@ import { seatOffered } from './join.js';
 import { offerSeats } from './offer.js';
 import { TEAM_SHAPES } from '../common/teams.js';
 import { styles } from './later.js';
-import { language as currentLanguage } from '../common/i18n.js';
 
-await loadLaterWords(currentLanguage()); // its words come with it
+await loadLaterWords(); // its words come with it
 
 await styles('watch'); // its own stylesheet, applied before it draws
 
@@ -38,7 +37,7 @@ export function renderWatch() {
     v.phase === 'sign' ? h('small', { text: s.ready ? '✓' : '…' }) : null))),
   ];
   if (v.phase === 'play' && Array.isArray(v.centre)) {
-    kids.push(h('div', { class: 'centre watch-centre', 'aria-label': 'centre' }, v.centre.map((c) => {
+    kids.push(h('div', { class: 'centre watch-centre', 'aria-label': t('centre_group') }, v.centre.map((c) => {
       const b = h('span', { class: 'card place' });
       fillCard(b, c);
       return b;

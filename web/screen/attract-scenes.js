@@ -1,4 +1,4 @@
-// The attract loop's story (screen/attract.js plays it): its words in both languages, its four players, its three
+// The attract loop's story (screen/attract.js plays it): its four players, its three
 // scripted deals and its scenes, each a list of steps over the player's verbs (state, caption, swap, carre, lamp,
 // burst, call, reveal, score). The player draws; this file says what happens.
 //
@@ -10,53 +10,6 @@
 // The players' names are an example's, never a seated player's: each role has a few names (the French sentences
 // agree with the role: a and c "she", b "he"), and the player takes, for each role, the first one that reads like
 // no seated player's name (demoNames).
-
-export const TEXT = {
-  en: {
-    title: 'Example of a round',
-    skip: 'Skip',
-    skip_label: 'Skip the demonstration',
-    phone_of: ({ name }) => `${name}’s phone`,
-    intro: ({ a, b, c, d }) => `Teams of two, partners opposite: ${a} and ${c} are Blue ●, ${b} and ${d} are Orange ▲.`,
-    swap: ({ a }) => `No turns: everybody swaps a card with the centre at once. ${a} collects kings…`,
-    carre: ({ a }) => `Four kings: a carré! But ${a} must not say it: her partner has to.`,
-    channel: ({ a, period }) => `${a} takes her channel and picks 🦊, Blue’s secret sign. It flashes every ${period} s.`,
-    everybody: ({ c }) => `Everybody sees 🦊. Only ${c} knows that 🦊 means “I have a carré”.`,
-    quatro: ({ c }) => `${c} holds Quatro! Quatro looks at her partner’s hand, never her own.`,
-    reveal_quatro: ({ a }) => `One call ends the round. Hands up: ${a} has the carré. Blue ● scores 1.`,
-    round2: ({ b }) => `A new round, new signs. ${b} collects queens…`,
-    crack: ({ a, b }) => `${b} flashes 🐙 right after his last swap. ${a} thinks she has cracked Orange’s sign…`,
-    contre: ({ a }) => `${a} calls Contre! on Orange ▲: she says one of them holds a carré.`,
-    reveal_contre: ({ b }) => `Right: ${b} has four queens, so Blue ● scores 1.`,
-    round3: ({ b }) => `Decoys are allowed. ${b} has no carré, yet he flashes 🎸…`,
-    bait: ({ a }) => `${a} falls for it and calls Contre! on Orange ▲.`,
-    reveal_decoy: 'No carré in Orange: a wrong Contre gives the point to the accused team, Orange ▲.',
-    outro: 'First team to 5 points wins. Scan the code with your phone to play!',
-  },
-  fr: {
-    title: 'Exemple de manche',
-    skip: 'Passer',
-    skip_label: 'Passer la démonstration',
-    phone_of: ({ name }) => `Le téléphone ${/^[AEIOUYÉÈaeiouyéè]/.test(name) ? 'd’' : 'de '}${name}`,
-    intro: ({ a, b, c, d }) => `Équipes de deux, face à face : ${a} et ${c} sont les Bleus ●, ${b} et ${d} les Orange ▲.`,
-    swap: ({ a }) => `Pas de tour : tous échangent avec le centre en même temps. ${a} collectionne les rois…`,
-    carre: ({ a }) => `Quatre rois : un carré ! Mais ${a} ne doit pas le dire : c’est à son partenaire de l’annoncer.`,
-    channel: ({ a, period }) => `${a} prend la main et choisit 🦊, le signe secret des Bleus. Il clignote toutes les ${period} s.`,
-    everybody: ({ c }) => `Tout le monde voit 🦊. Seule ${c} sait que 🦊 veut dire « j’ai un carré ».`,
-    quatro: ({ c }) => `${c} maintient Quatro ! Quatro regarde la main de sa partenaire, jamais la sienne.`,
-    reveal_quatro: ({ a }) => `Une annonce finit la manche. On retourne les mains : ${a} a le carré. Bleus ● +1.`,
-    round2: ({ b }) => `Nouvelle manche, nouveaux signes. ${b} collectionne les dames…`,
-    crack: ({ a, b }) => `${b} fait 🐙 juste après son dernier échange. ${a} pense avoir percé le signe des Orange…`,
-    contre: ({ a }) => `${a} annonce Contre ! contre les Orange ▲ : selon elle, l’un des deux a un carré.`,
-    reveal_contre: ({ b }) => `Gagné : ${b} a quatre dames, les Bleus ● marquent 1 point.`,
-    round3: ({ b }) => `Les leurres sont permis. ${b} n’a pas de carré, et pourtant il fait 🎸…`,
-    bait: ({ a }) => `${a} tombe dans le piège et annonce Contre ! contre les Orange ▲.`,
-    reveal_decoy: 'Pas de carré chez les Orange : un Contre faux donne le point aux accusés, les Orange ▲.',
-    outro: 'La première équipe à 5 points gagne. Scanne le code avec ton téléphone pour jouer !',
-  },
-};
-
-export const CALLS = { en: { quatro: 'Quatro!', contre: 'Contre!' }, fr: { quatro: 'Quatro !', contre: 'Contre !' } };
 
 // Seats 0 to 3 (R2: 0 and 2 are Blue, 1 and 3 Orange); each role's names, the usual first.
 const ROLE_NAMES = [['Ana', 'Léa', 'Nina', 'Zoé'], ['Bruno', 'Marc', 'Omar', 'Théo'], ['Chloé', 'Inès', 'Rose', 'Lina'],

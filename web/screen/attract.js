@@ -8,7 +8,7 @@
 //   loop.stop();           // stops every timer and animation and empties `root`
 //
 // `root` is a positioned element (position: relative/absolute) filling the table area; the loop draws only
-// inside it and sizes itself to it (it follows resizes). `lang` is 'en' or 'fr'. `reducedMotion` defaults to the
+// inside it and sizes itself to it (it follows resizes). `lang` is a catalog's code (web/i18n/<lang>.json, group "attract"). `reducedMotion` defaults to the
 // `prefers-reduced-motion` media query: then nothing moves, scales or turns: every change is a fade (no CSS
 // transform anywhere). `onEnd()` is called when the viewer presses the visible "Skip" button (after stop()); the
 // loop itself never ends: after the last scene it starts again. `speed` (default 1) runs the whole loop faster
@@ -22,8 +22,12 @@
 // This file is the player: it draws and animates. The story, its words and its scenes are attract-scenes.js;
 // where each thing goes in the box, attract-layout.js.
 
-import { TEAM_SHAPES, TEAM_NAMES } from '../common/teams.js';
-import { TEXT, CALLS, TEAM_OF, DEALS, SCENES, CAPTIONS, demoNames } from './attract-scenes.js';
+import { TEAM_SHAPES } from '../common/teams.js';
+import { translator, loadGroups, language, setLanguage, formatNumber, teamWord } from '../common/i18n.js';
+import { TEAM_OF, DEALS, SCENES, CAPTIONS, demoNames } from './attract-scenes.js';
+
+await loadGroups(['attract', 'common']); // its words (web/i18n/<lang>.json: "attract", team names) come with it
+const words = translator(['attract']);
 import { measure, geometry as place } from './attract-layout.js';
 import { el, rankOf, buildBox, drawTable } from './attract-draw.js';
 
@@ -60,9 +64,9 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
     return p > 0 ? p * 1000 : 5000;
   };
   // "2.5" in English, "2,5" in French; never rounded to a number the table does not use
-  const periodText = () => String(Number((periodMs() / 1000).toFixed(2))).replace('.', current === 'fr' ? ',' : '.');
+  const periodText = () => formatNumber(periodMs() / 1000);
   const reduced = reducedMotion ?? (typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches);
-  let current = lang === 'fr' ? 'fr' : 'en';
+  if (lang && lang !== language()) setLanguage(lang, { pick: false }).then(() => texts());
   let running = false;
   let timers = new Set();
   let box = null; // the loop's own element inside root
@@ -75,9 +79,8 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
   let players = demoNames(names()); // the little table's players, none of them a seated player's name
 
   const tr = (key, vars = {}) => {
-    const s = (TEXT[current] || TEXT.en)[key];
     const [a, b, c, d] = players;
-    return typeof s === 'function' ? s({ period: periodText(), a, b, c, d, ...vars }) : s;
+    return words(key, { period: periodText(), a, b, c, d, ...vars });
   };
 
   function after(ms, fn) {
@@ -95,7 +98,7 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
   function bandHeight(font, width, side) {
     const b = parts.band;
     if (!b) return 0;
-    const key = `${current}|${font.toFixed(2)}|${Math.round(width - 2 * side)}|${periodText()}|${players}`;
+    const key = `${language()}|${font.toFixed(2)}|${Math.round(width - 2 * side)}|${periodText()}|${players}`;
     if (bandFit.key === key) return bandFit.h;
     const c = parts.caption;
     const shown = c.textContent;
@@ -114,19 +117,19 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
 
   function texts() {
     if (!box) return;
-    box.lang = current;
+    box.lang = document.documentElement.lang;
     parts.title.textContent = tr('title');
     parts.skip.textContent = `${tr('skip')} ⏭`;
     parts.skip.setAttribute('aria-label', tr('skip_label'));
     parts.plates.forEach(({ team, name }, seat) => {
       const t = TEAM_OF[seat];
       name.textContent = players[seat];
-      team.replaceChildren(`${TEAM_NAMES[current][t]} `, el('span', 'att-shape', TEAM_SHAPES[t]));
+      team.replaceChildren(`${teamWord(t)} `, el('span', 'att-shape', TEAM_SHAPES[t]));
     });
     if (model) {
       parts.scores.replaceChildren(...model.scores.map((n, t) => {
         const chip = el('span', `att-score team-${t}`);
-        chip.append(el('span', 'att-shape', TEAM_SHAPES[t]), el('span', 'att-tname', TEAM_NAMES[current][t]),
+        chip.append(el('span', 'att-shape', TEAM_SHAPES[t]), el('span', 'att-tname', teamWord(t)),
           el('b', 'att-points', String(n)));
         return chip;
       }));
@@ -138,7 +141,7 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
   }
 
   function callText(kind, team) {
-    const word = CALLS[current][kind];
+    const word = words(`call_${kind}`);
     return kind === 'contre' && team >= 0 ? `${word} ${TEAM_SHAPES[team]}` : word;
   }
 
@@ -335,8 +338,8 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
       captionKey = null;
     },
     setLang(next) {
-      current = next === 'fr' ? 'fr' : 'en';
-      texts();
+      if (next !== language()) setLanguage(next, { pick: false }).then(() => texts());
+      else texts();
     },
     /** The seated players changed: the little table's players change their names if one now reads like theirs. */
     setNames() {

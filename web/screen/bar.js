@@ -63,7 +63,7 @@ function renderHouse() {
   const changed = (h && h.changed) || [];
   const words = [];
   if (store.view.practice) words.push(t('practice_tag'));
-  if (changed.includes('timer_factor')) words.push(t('house_timer', { f: h.timer_factor }));
+  if (changed.includes('timer_factor')) words.push(t('house_timer', { f: Number(h.timer_factor) }));
   if (store.table.locked) words.push(t('house_locked'));
   const toWin = $('#to-win');
   if (toWin.classList.contains('changed') !== changed.includes('winning_score')) toWin.classList.toggle('changed');
@@ -72,9 +72,6 @@ function renderHouse() {
 }
 
 function renderTools() {
-  const fr = language() === 'fr';
-  setText($('#lang'), fr ? 'EN' : 'FR');
-  $('#lang').title = fr ? 'English' : 'Français';
   const mute = $('#mute');
   const m = sound.isMuted();
   setText(mute, m ? '🔇' : '🔊');

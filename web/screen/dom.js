@@ -1,7 +1,6 @@
 // Small DOM helpers of the big screen: building nodes, sentences with coloured team shapes, and "patch only
 // what changed" (each part of the page remembers the signature of the data it last drew).
-import { TEAM_SHAPES, TEAM_NAMES, TEAM_NAMES_AFTER_TEAM, teamLabel } from '../common/teams.js';
-import { language } from '../common/i18n.js';
+import { TEAM_SHAPES, teamLabel } from '../common/teams.js';
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -34,11 +33,10 @@ export function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }
 
-export const teamName = (team) => teamLabel(team, language()).replace(' ', '\u00a0'); // never split "Blue ●"
-export const teamWord = (team) => (TEAM_NAMES[language()] || TEAM_NAMES.en)[team];
+export const teamName = (team) => teamLabel(team).replace(' ', '\u00a0'); // never split "Blue ●"
+export { teamWord, joinList } from '../common/i18n.js';
 // The label after the word "team" ("team Blue ●", "l’équipe bleue ●").
-export const teamAfter = (team) =>
-  `${(TEAM_NAMES_AFTER_TEAM[language()] || TEAM_NAMES_AFTER_TEAM.en)[team]}\u00a0${TEAM_SHAPES[team]}`;
+export const teamAfter = (team) => teamLabel(team, true).replace(' ', '\u00a0');
 
 // A sentence as nodes, with each team label ("Blue\u00a0●") wrapped so that its shape wears the team's colour:
 // the words stay the same (textContent is unchanged), only the shape is painted. Team labels carry a no-break
@@ -66,10 +64,6 @@ export function teamText(text) {
   return frag;
 }
 
-export function joinList(items, and) {
-  if (items.length <= 1) return items.join('');
-  return items.slice(0, -1).join(', ') + and + items[items.length - 1];
-}
 
 export function fmtClock(s) {
   const whole = Math.max(0, Math.ceil(s - 1e-6));

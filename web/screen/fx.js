@@ -126,7 +126,7 @@ export function callSplash(result) {
   const box = $('#splash');
   const caller = view.seats[result.caller];
   const team = caller ? caller.team : 0;
-  const word = result.end === 'quatro' ? 'QUATRO!' : 'CONTRE!';
+  const word = t(result.end).toLocaleUpperCase(document.documentElement.lang); // the call, shouted: QUATRO! (French: QUATRO !)
   const on = result.end === 'quatro' ? playedBy(result, result.target) : t('team', { team: teamAfter(result.target) });
   box.replaceChildren();
   box.className = `team-${team} ${result.correct ? 'right' : 'wrong'} ${reducedMotion() ? 'fade' : 'zoom'}`;

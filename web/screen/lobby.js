@@ -5,11 +5,13 @@ import { $, el, setText } from './dom.js';
 import { store, isHost, timing } from './state.js';
 import { stageScale } from './layout.js';
 import { t } from './strings.js';
+import { language } from '../common/i18n.js';
 
 export function renderJoin() {
   const table = store.table;
   const url = table.join_url || `${location.protocol}//${location.host}/`;
   setText($('#join-title'), t('join_title'));
+  if ($('#qr').alt !== t('qr_alt')) $('#qr').alt = t('qr_alt');
   setText($('#join-url'), url.replace(/^https?:\/\//, '').replace(/\/$/, ''));
   setText($('#join-mdns'), table.mdns_name ? `${t('join_or')} ${table.mdns_name}` : '');
   setText($('#spectator'), isHost() ? '' : t('spectator'));
@@ -125,7 +127,7 @@ function start(mode) {
     stopAttract();
     if (mode === 'lobby') { skipped = true; onChange(); }
   };
-  const l = createAttract(inner, { lang: document.documentElement.lang === 'fr' ? 'fr' : 'en', onEnd, timing, names: seatedNames });
+  const l = createAttract(inner, { lang: language(), onEnd, timing, names: seatedNames });
   loop.loop = l;
   l.start();
 }

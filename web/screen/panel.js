@@ -7,7 +7,7 @@
 // house's own preference, kept on this screen: it sends the same `pause` (and, on closing, `resume`) as the
 // buttons; whether the table may pause is the server's call.
 import { TEAM_SHAPES } from '../common/teams.js';
-import { language, setLanguage } from '../common/i18n.js';
+import { language, languages, setLanguage } from '../common/i18n.js';
 import { $, el, button, patch } from './dom.js';
 import { store, isHost } from './state.js';
 import { qrSvg } from './qr.js';
@@ -227,7 +227,7 @@ function settingsBody(body) {
       Number(h.timer_factor), (f) => send({ type: 'settings', timer_factor: f })));
   }
   const pair = el('div', 'panel-pair');
-  pair.append(segmented(t('language'), 'language', [['en', 'English', 'lang-en'], ['fr', 'Français', 'lang-fr']],
+  pair.append(segmented(t('language'), 'language', languages().map(({ code, name }) => [code, name, `lang-${code}`]),
     (store.table.settings && store.table.settings.language) || language(),
     (l) => { send({ type: 'settings', language: l }); setLanguage(l); }));
   pair.append(segmented(t('seats_label'), 'seats', [4, 6, 8].map((n) => [n, String(n), `seats-${n}`]),

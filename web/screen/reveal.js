@@ -13,6 +13,9 @@ function fourOf(hand) {
   return Object.keys(counts).find((r) => counts[r] >= 4) || null;
 }
 
+// "four kings": the rank's plural noun from the catalog (rank_K).
+const fourWords = (rank) => t('four_of', { rank: t(`rank_${rank}`) });
+
 // A duration as the rules state it at this table (the view's timing), in words: "3 minutes", "90 seconds".
 export function durationWords(seconds) {
   const s = Math.round(seconds);
@@ -22,14 +25,13 @@ export function durationWords(seconds) {
 
 // One sentence telling the room what happened and who scored (R22, R24, R32).
 export function resultSentence(r) {
-  const and = t('and');
-  const teams = joinList((r.scorers || []).map((team) => t('team', { team: teamAfter(team) })), and);
+  const teams = joinList((r.scorers || []).map((team) => t('team', { team: teamAfter(team) })));
   // A practice round scores nothing: say so rather than "+1" for nobody.
   const scorers = r.practice || !teams ? t('practice_no_point') : t('scored', { teams });
   if (r.end === 'void') return t('res_void', { length: durationWords(timing().round_length || 0) });
   if (r.end === 'quatro') {
     const rank = fourOf(r.hands[r.target]);
-    const what = rank ? t('four_of', { rank }) : t('no_carre');
+    const what = rank ? fourWords(rank) : t('no_carre');
     return t('res_quatro', { caller: playedBy(r, r.caller), target: playedBy(r, r.target), what, scorers });
   }
   // Contre: the accused team is `target`.
@@ -37,7 +39,7 @@ export function resultSentence(r) {
   let what = t('no_carre');
   for (const seat of members) {
     const rank = fourOf(r.hands[seat]);
-    if (rank) { what = t('has_four', { name: playedBy(r, seat), what: t('four_of', { rank }) }); break; }
+    if (rank) { what = t('has_four', { name: playedBy(r, seat), what: fourWords(rank) }); break; }
   }
   return t('res_contre', { caller: playedBy(r, r.caller), team: teamAfter(r.target), what, scorers });
 }
@@ -97,7 +99,7 @@ export function renderOver(box, newGame) {
     if (view.phase !== 'over') return;
     box.dataset.page = story ? overPage : 'scores';
     box.append(el('div', 'over-title', t(view.ended_by === 'host' ? 'over_title_host' : 'over_title')));
-    const names = joinList(winners.map((w) => teamName(w)), t('and'));
+    const names = joinList(winners.map((w) => teamName(w)));
     const head = el('h2', 'over-winners');
     head.append(teamText(view.ended_by === 'host' ? endedByHost(view, names)
       : winners.length > 1 ? t('wins_many', { teams: names }) : t('wins_one', { teams: names })));

@@ -5,8 +5,9 @@ import { TEAM_SHAPES } from '../common/teams.js';
 import { el, teamName, joinList } from './dom.js';
 import { store, playedBy } from './state.js';
 import { t } from './strings.js';
+import { formatNumber } from '../common/i18n.js';
 
-const secs = (x) => (Math.round(x * 10) / 10).toFixed(1);
+const secs = (x) => formatNumber(Math.round(x * 10) / 10, 1);
 
 // {sig, draw} for the table's middle: the timeline of the last round, or null when the view has no story.
 export function storyPart() {
@@ -148,16 +149,28 @@ export function recapList(recap) {
   const box = el('div', 'recap');
   box.append(el('div', 'recap-title', t('recap_title')));
   for (const r of recap) {
-    const teams = joinList((r.scorers || []).map((x) => teamName(x)), t('and'));
+    const teams = joinList((r.scorers || []).map((x) => teamName(x)));
     const how = r.how === 'void' ? t('how_void')
       : t(`how_${r.how}`, { caller: playedBy(r, r.caller), team: r.end === 'contre' ? teamName(r.target) : '' });
     const row = el('div', 'recap-row');
     row.dataset.round = String(r.round);
     row.append(el('span', 'recap-round', `${r.round}`), el('span', 'recap-how', how),
-      el('span', 'recap-points', t('recap_points', { teams })));
+      el('span', 'recap-points', teams ? t('recap_points', { teams }) : t('recap_no_point')));
     box.append(row);
   }
   return box;
+}
+
+// What an award was won with, from the view's figures ("2 right Contres", "1.4 s after the carré").
+function awardDetail(award, d) {
+  switch (award) {
+    case 'sharpest_reader': return t('award_detail_sharpest_reader', { n: d.contres });
+    case 'boldest_decoy': return d.baited ? t('award_detail_boldest_decoy_baited', { n: d.baited })
+      : t('award_detail_boldest_decoy_flashed', { n: d.decoys });
+    case 'fastest_quatro': return t('award_detail_fastest_quatro', { seconds: formatNumber(d.seconds, 1) });
+    case 'best_contre': return t('award_detail_best_contre', { round: d.round });
+    default: return '';
+  }
 }
 
 export function awardList(awards) {
@@ -166,10 +179,8 @@ export function awardList(awards) {
   for (const a of awards) {
     const row = el('div', `award team-${store.view.seats[a.seat] ? store.view.seats[a.seat].team : 0}`);
     row.dataset.award = a.award;
-    const detailKey = `award_detail_${a.award}`;
-    const detail = t(detailKey, a.detail || {});
     row.append(el('span', 'award-name', t(`award_${a.award}`)), el('span', 'award-who', a.name || playedBy(null, a.seat)),
-      el('span', 'award-detail', detail === detailKey ? '' : detail));
+      el('span', 'award-detail', awardDetail(a.award, a.detail || {})));
     box.append(row);
   }
   return box;
