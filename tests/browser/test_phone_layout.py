@@ -213,6 +213,7 @@ def in_more_languages(page: Any, screenshot_dir: Any, state: str, **kw: Any) -> 
     pick_language(page, "en")
 
 
+@pytest.mark.timeout(360)  # every size in English and French, the smallest two in every other catalog
 @pytest.mark.live_server(seats=4, public_host="party.test", time_scale=2.0)
 def test_layout_at_every_size_four_seats_sign_play_tray_vote_reveal_and_game_over(
     live_server, phone_context, screenshot_dir
