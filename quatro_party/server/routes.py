@@ -89,8 +89,11 @@ def i18n_languages() -> Response:
 
 @bp.get("/i18n/<lang>.json")
 def i18n_catalog(lang: str) -> Response:
-    """One catalog; ``?groups=common,phone`` keeps only those groups (the phone's page weight)."""
+    """One catalog: the file itself; with ``?groups=common,phone`` only those groups (the phone's page weight),
+    English for a key it lacks. ``pseudo`` is made here (English wrapped)."""
     groups = request.args.get("groups")
+    if not groups and lang != catalogs.PSEUDO:
+        return _web_file(f"i18n/{lang}.json") if catalogs.LANGUAGE_CODE.match(lang) else abort(404)
     found = catalogs.catalog(current_app.config["QUATRO_WEB_DIR"], lang, groups.split(",") if groups else None)
     if found is None:
         abort(404)
