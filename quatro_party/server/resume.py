@@ -32,6 +32,7 @@ from filelock import FileLock
 
 from .. import protocol as p
 from ..engine import Game, Pause, Phase, Resume, SeatKind, SetConnected, Timing
+from . import catalogs
 from .journal import REST_SUFFIX, Journal, JournalError, command_from, entry_kind, lock, read_journal, set_aside
 from .recorder import LOCKED, journal_header
 from .referee import Referee
@@ -107,6 +108,8 @@ def checked_settings(values: Any) -> dict[str, str]:
         raise JournalError(f"settings the host could not set: {exc.message}") from exc
     if not isinstance(msg, p.HostAction) or msg.fields != live:  # pragma: no cover - the parser keeps every key
         raise JournalError(f"settings the host could not set: {str(values)[:200]}")
+    if live.get("language") is not None and live["language"] not in catalogs.present():
+        raise JournalError(f"a language with no catalog: {str(live['language'])[:40]!r}")
     return dict(values)
 
 

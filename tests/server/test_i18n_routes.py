@@ -29,7 +29,7 @@ def test_the_languages_are_the_catalogs_present(live_server) -> None:
     assert status == 200
     assert [x["code"] for x in languages] == PRESENT
     assert {"code": "fr", "name": "Français"} in languages and {"code": "en", "name": "English"} in languages
-    assert sorted(live_server.table.languages) == PRESENT
+    assert sorted(live_server.table.host.languages) == PRESENT
 
 
 def test_a_catalog_whole_or_the_groups_a_page_asks_for(live_server) -> None:
