@@ -214,7 +214,8 @@ def in_more_languages(page: Any, screenshot_dir: Any, state: str, **kw: Any) -> 
 
 
 @pytest.mark.timeout(360)  # every size in English and French, the smallest two in every other catalog
-@pytest.mark.live_server(seats=4, public_host="party.test", time_scale=2.0)
+# ×3: the reshuffle vote (20 s) stays open for 60 s, while its state is checked in all five languages
+@pytest.mark.live_server(seats=4, public_host="party.test", time_scale=3.0)
 def test_layout_at_every_size_four_seats_sign_play_tray_vote_reveal_and_game_over(
     live_server, phone_context, screenshot_dir
 ):
