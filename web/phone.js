@@ -13,7 +13,7 @@ import { renderPlay, setupPlay } from './phone/play.js';
 import { later, prefetch } from './phone/later.js';
 import { tickModal } from './phone/modal.js';
 import { keepAwake, awakeMode } from './phone/awake.js';
-import { remoteKey } from './phone/host-words.js';
+import { remoteKey } from './phone/remote-key.js';
 
 takeTokenFromUrl();
 

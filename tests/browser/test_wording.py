@@ -44,7 +44,8 @@ RENDER = """async ([groups, keys, lang, after]) => {
       const vars = { team: label, teams: label, accused: label, target: 'Ana', caller: 'Bruno', name: 'Chloé',
         scorers: label, on: label, other: 'Ana', n, m: 3, of: 4, s: 3, sign: '🦊', emoji: '🦊', call: 'Quatro',
         what: 'x', length: '3:00', names: 'Ana', f: 1.5, rank: 'K', card: 'K♠', score: 2, min: 10, holder: 'Chloé',
-        a: 'Ana', b: 'Bruno', c: 'Chloé', d: 'Dev', period: 2.5, t: 1.5, seconds: 1.5, round: 2 };
+        a: 'Ana', b: 'Bruno', c: 'Chloé', d: 'Dev', period: 2.5, t: 1.5, seconds: 1.5, round: 2, who: 'Chloé (#3)',
+        line: 12, kept: 11, file: 'game.jsonl.damaged' };
       for (const key of keys) {
         let text;
         try { text = t(key, after.includes(key) ? { ...vars, team: teamLabel(team, true) } : vars); }

@@ -1,7 +1,7 @@
 // What a screen reader hears that the page shows without saying it (loaded by phone.js once the phone sees a game,
 // seated or watching): a heading on the screens with no title of their own, how to call without holding, and the
 // game's moments as they happen — a partner's flash, an opponent's emoji flashed again, a call and its result —
-// in the phone's language (phone/announce-words.js).
+// in the phone's language (web/i18n/<lang>.json, group "phone_later", keys announce_*).
 //
 // Every held channel flashes once an emission period (R18): a seated phone gathers the flashes worth telling and
 // says them in one polite sentence, at most one an emission period (the view's timing) but the partner's sign as
@@ -10,10 +10,11 @@
 import { S, me, seatName, timing } from './state.js';
 import { $, h } from './dom.js';
 import { later, styles } from './later.js';
-import { language, onLanguageChange } from '../common/i18n.js';
-import WORDS from './announce-words.js';
+import { onLanguageChange } from '../common/i18n.js';
+import { t, loadLaterWords } from './strings.js';
 
-await styles('announce'); // its own stylesheet: what it adds is never seen
+// its own stylesheet (what it adds is never seen) and its words
+await Promise.all([styles('announce'), loadLaterWords()]);
 
 // Flashes that reach the phone this close together are said in one sentence: one state frame often carries
 // several, and each said alone would cut the one before short. A pace of the page, not a rule.
@@ -23,15 +24,10 @@ const KEPT = 5;
 // The screens that draw no level-one heading of their own.
 const UNTITLED = ['sign', 'play', 'watch', 'reveal'];
 
-/** The sentence `key` in the phone's language, {placeholders} filled; a {one, other} sentence is picked by `n`. */
-export function say(key, vars = {}) {
-  const lang = language();
-  let s = (WORDS[lang] || WORDS.en)[key] ?? WORDS.en[key];
-  if (typeof s === 'object') s = s[new Intl.PluralRules(lang).select(vars.n)] ?? s.other;
-  return s.replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? `{${k}}`));
-}
+/** The sentence `announce_<key>` in the phone's language, {placeholders} filled (a count's sentence by `n`). */
+const say = (key, vars = {}) => t(`announce_${key}`, vars);
 
-for (const name of UNTITLED) $(`screen-${name}`).prepend(h('h1', { class: 'sr-only', text: 'Quatro Party' }));
+for (const name of UNTITLED) $(`screen-${name}`).prepend(h('h1', { class: 'sr-only', translate: 'no', text: 'Quatro Party' }));
 const log = h('div', { class: 'sr-only', role: 'log', 'aria-live': 'polite' });
 const news = h('div', { class: 'sr-only', role: 'alert' }); // the call that ends the round
 document.body.append(log, news);

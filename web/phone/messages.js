@@ -1,7 +1,7 @@
 // What the server says, applied to the phone's state: a fresh view, the replies to our own messages (answered at
 // the finger that sent them), and the errors that take a seat away.
 import { S, me, TOKEN_KEY, settlePending } from './state.js';
-import { t, refusalText } from './strings.js';
+import { t, refusalText, loadLaterWords } from './strings.js';
 import { atFinger, haptic, playMsg, toast, hideToast } from './feedback.js';
 import { closeModal } from './modal.js';
 import { forgetSent } from './net.js';
@@ -10,7 +10,7 @@ import { askR23 } from './calls.js';
 import { $ } from './dom.js';
 import { later } from './later.js';
 import { seatNotFreed } from './join.js';
-import { hw, keepRemote, forgetRemote } from './host-words.js';
+import { keepRemote, forgetRemote } from './remote-key.js';
 
 let render = () => {};
 let onView = () => {};
@@ -211,7 +211,9 @@ function onError(msg) {
     const had = !!localStorage.getItem('quatro.remote');
     forgetRemote();
     S.host = false;
-    toast(msg.code === 'vip_used' ? hw('vip_used') : had ? hw('remote_taken_back') : t('bad_vip'), 'warn', 6000);
+    const key = msg.code === 'vip_used' ? 'vip_used' : had ? 'remote_taken_back' : 'bad_vip';
+    // rare words (phone_later): fetched now; the host gone meanwhile, the plain refusal says enough
+    loadLaterWords().then(() => t(key), () => t('bad_vip')).then((text) => toast(text, 'warn', 6000));
   } else if (msg.code === 'not_host') {
     atFinger(t('not_host'), 'refused', { anchor: what.anchor || null });
   } else {

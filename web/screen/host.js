@@ -4,7 +4,6 @@
 import { $, el, button, patch } from './dom.js';
 import { store, isHost } from './state.js';
 import { t } from './strings.js';
-import { hw } from './host-words.js';
 
 let send = () => {};
 export function connect(sender) { send = sender; }
@@ -113,7 +112,7 @@ export function renderPowers() {
   lost.hidden = !lostRights;
   patch(lost, lostRights ? `lost|${document.documentElement.lang}` : '', () => {
     lost.replaceChildren();
-    if (lostRights) lost.append(el('strong', 'powers-title', hw('lost_title')), el('p', 'powers-text', hw('lost_text')));
+    if (lostRights) lost.append(el('strong', 'powers-title', t('host_lost_title')), el('p', 'powers-text', t('host_lost_text')));
   });
   const damage = store.table && store.table.journal_damage;
   const sig = damage ? JSON.stringify(damage) : '';
@@ -122,7 +121,8 @@ export function renderPowers() {
   patch(box, box.hidden ? '' : `${sig}|${document.documentElement.lang}`, () => {
     box.replaceChildren();
     if (box.hidden) return;
-    box.append(el('p', 'powers-text', hw(damage.resumed ? 'damage_resumed' : 'damage_fresh', damage)),
-      button(hw('damage_ok'), () => { damageSeen = sig; renderPowers(); }, 'damage-ok'));
+    const words = { ...damage, line: String(damage.line) }; // a line number, not a quantity: no 1,234
+    box.append(el('p', 'powers-text', t(damage.resumed ? 'host_damage_resumed' : 'host_damage_fresh', words)),
+      button(t('host_damage_ok'), () => { damageSeen = sig; renderPowers(); }, 'damage-ok'));
   });
 }

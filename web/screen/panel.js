@@ -12,7 +12,6 @@ import { $, el, button, patch } from './dom.js';
 import { store, isHost } from './state.js';
 import { qrSvg } from './qr.js';
 import { t } from './strings.js';
-import { hw } from './host-words.js';
 
 let send = () => {};
 let open = false;
@@ -22,29 +21,6 @@ let pausedByPanel = false; // this panel paused the game when it opened (the hou
 const PAUSE_KEY = 'quatro.screen.panelPause';
 const pauseWithPanel = () => localStorage.getItem(PAUSE_KEY) === '1';
 
-// The drawer's own words (the table's shared words are in strings.js).
-const WORDS = {
-  en: {
-    pause_open: 'Pause while this panel is open',
-    pause_open_help: 'Opening it pauses the game, closing it resumes.',
-    to_bot: '🤖 To a bot', kick: '✕ Remove…',
-    to_bot_of: ({ name }) => `Give ${name}’s seat to a bot`,
-    kick_of: ({ name }) => `Take ${name}’s seat away`,
-    vip_done: 'Done',
-  },
-  fr: {
-    pause_open: 'Pause tant que ce panneau est ouvert',
-    pause_open_help: 'L’ouvrir met la partie en pause, le fermer la reprend.',
-    to_bot: '🤖 À un robot', kick: '✕ Retirer…',
-    to_bot_of: ({ name }) => `Confier la place de ${name} à un robot`,
-    kick_of: ({ name }) => `Retirer sa place à ${name}`,
-    vip_done: 'Fermer le QR',
-  },
-};
-const w = (key, vars = {}) => {
-  const v = (WORDS[language()] || WORDS.en)[key];
-  return typeof v === 'function' ? v(vars) : v;
-};
 const WINNING_SCORES = [3, 4, 5, 6, 7, 8, 9, 10];
 const TIMER_FACTORS = [1, 1.5, 2];
 const RULE_SCORE = 5; // only to label the rules' own choice: the view's house_rules says what is in force
@@ -137,7 +113,7 @@ function pauseSetting() {
     render();
   });
   const words = el('span', 'panel-check-words');
-  words.append(el('span', 'panel-check-title', w('pause_open')), el('span', 'panel-help', w('pause_open_help')));
+  words.append(el('span', 'panel-check-title', t('panel_pause_open')), el('span', 'panel-help', t('panel_pause_open_help')));
   row.append(box, words);
   return row;
 }
@@ -159,8 +135,8 @@ function vipBlock() {
   // The invitation was taken (the table says who holds the remote now): its QR is spent.
   if (vipUrl && JSON.stringify(remote) !== vipHolder) vipUrl = null;
   if (remote) {
-    const who = remote.name ? `${remote.name} (#${remote.seat + 1})` : hw('remote_watching');
-    box.append(el('p', 'vip-holder', `${hw('remote_by', { who })}${remote.connected ? '' : ` — ${hw('remote_away')}`}`));
+    const who = remote.name ? `${remote.name} (#${remote.seat + 1})` : t('host_remote_watching');
+    box.append(el('p', 'vip-holder', `${t('host_remote_by', { who })}${remote.connected ? '' : ` — ${t('host_remote_away')}`}`));
   }
   const row = el('div', 'panel-buttons');
   row.append(button(t('vip'), () => send({ type: 'vip_link' }), 'vip-link'));
@@ -170,8 +146,8 @@ function vipBlock() {
     const qr = el('div', 'vip-qr');
     qr.innerHTML = qrSvg(vipUrl); // our own SVG, drawn from the server's link
     const side = el('div', 'vip-side');
-    side.append(el('p', 'panel-help', t('vip_help')), el('p', 'panel-help vip-once', hw('remote_once')),
-      button(w('vip_done'), () => { vipUrl = null; render(); }, 'vip-done'));
+    side.append(el('p', 'panel-help', t('vip_help')), el('p', 'panel-help vip-once', t('host_remote_once')),
+      button(t('panel_vip_done'), () => { vipUrl = null; render(); }, 'vip-done'));
     const shown = el('div', 'vip-shown');
     shown.append(qr, side);
     box.append(shown);
@@ -198,14 +174,14 @@ function gameBody(body) {
       line.dataset.seat = String(s.seat);
       // The whole name, with the number that tells two look-alikes apart ("Alex 2"): it wraps, it is never cut.
       line.append(el('span', 'shape', TEAM_SHAPES[s.team]), el('span', 'pname', s.name));
-      const toBot = button(w('to_bot'), () => send({ type: 'replace_with_bot', seat: s.seat }), 'to-bot');
-      toBot.title = w('to_bot_of', { name: s.name });
+      const toBot = button(t('panel_to_bot'), () => send({ type: 'replace_with_bot', seat: s.seat }), 'to-bot');
+      toBot.title = t('panel_to_bot_of', { name: s.name });
       toBot.setAttribute('aria-label', toBot.title);
-      const kick = button(w('kick'), () => {
+      const kick = button(t('panel_kick'), () => {
         confirming = { text: t('kick_confirm', { name: s.name }), yes: t('kick_yes'), msg: { type: 'kick', seat: s.seat } };
         render();
       }, 'kick');
-      kick.title = w('kick_of', { name: s.name });
+      kick.title = t('panel_kick_of', { name: s.name });
       kick.setAttribute('aria-label', kick.title);
       line.append(toBot, kick);
       list.append(line);
