@@ -70,8 +70,9 @@ function segmented(label, cls, options, current, onPick) {
   row.append(el('label', 'panel-label', label));
   const seg = el('div', 'segmented');
   seg.setAttribute('role', 'group');
-  for (const [value, text, bcls] of options) {
+  for (const [value, text, bcls, name] of options) {
     const b = button(text, () => onPick(value), bcls);
+    if (name) { b.title = name; b.setAttribute('aria-label', name); } // a short face (EN), its full name said
     const on = value === current;
     b.classList.toggle('on', on);
     b.setAttribute('aria-pressed', on ? 'true' : 'false');
@@ -203,7 +204,7 @@ function settingsBody(body) {
       Number(h.timer_factor), (f) => send({ type: 'settings', timer_factor: f })));
   }
   const pair = el('div', 'panel-pair');
-  pair.append(segmented(t('language'), 'language', languages().map(({ code, name }) => [code, name, `lang-${code}`]),
+  pair.append(segmented(t('language'), 'language', languages().map(({ code, name }) => [code, code.toUpperCase(), `lang-${code}`, name]),
     (store.table.settings && store.table.settings.language) || language(),
     (l) => { send({ type: 'settings', language: l }); setLanguage(l); }));
   pair.append(segmented(t('seats_label'), 'seats', [4, 6, 8].map((n) => [n, String(n), `seats-${n}`]),
