@@ -95,7 +95,8 @@ def open_loop(chromium, site, query: str, reduced: bool = False, size=(1920, 108
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     if still:
         page.clock.install(time=1_000_000)
-        page.clock.pause_at(1_000_000)
+        # a second ahead: the installed clock runs until paused, and pausing at a moment already past is an error
+        page.clock.pause_at(1_001_000)
     page.goto(f"{site}/fixtures/attract.html?{query}")
     page.wait_for_selector(".attract .att-card")
     return context, page, errors
