@@ -128,7 +128,18 @@ def bombs(port: int, count: int, hold: float) -> dict[str, Any]:
 
 
 def slowloris(port: int, count: int, hold: float) -> dict[str, Any]:
-    """``count`` connections that send half a request line and stall, then all close at once."""
+    """``count`` connections that send half a request line and stall, then all close at once: when a line comes on
+    stdin, or after ``hold`` seconds. Prints ``OPEN <n>`` once all are open; the last line is a JSON summary.
+
+    Closing on demand lets the caller measure "during" while every socket is certainly still held, however slow a
+    loaded machine is to open a thousand of them."""
+    told = threading.Event()
+
+    def listen() -> None:
+        sys.stdin.readline()
+        told.set()
+
+    threading.Thread(target=listen, daemon=True).start()
     socks = []
     for i in range(count):
         try:
@@ -137,10 +148,11 @@ def slowloris(port: int, count: int, hold: float) -> dict[str, Any]:
             socks.append(s)
         except OSError:
             pass
-    time.sleep(hold)
+    print(f"OPEN {len(socks)}", flush=True)
+    closed_when_told = told.wait(hold)
     for s in socks:
         s.close()
-    return {"opened": len(socks)}
+    return {"opened": len(socks), "closed_when_told": closed_when_told}
 
 
 def _open_or_none(port: int, source: str) -> socket.socket | None:

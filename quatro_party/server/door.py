@@ -286,7 +286,8 @@ class Watchdog:
             elif stuck:
                 why = "stuck in a send"
             elif now - g.echoes.read_at >= limits.silent_after:
-                why = "echoed no ping (reads nothing)"
+                unheard = now - g.echoes.read_at < limits.silent_after + limits.unread_grace and g.has_unread()
+                why = None if unheard else "echoed no ping (reads nothing)"
             if why is not None and drops <= 0:
                 continue  # the next look: a thousand sockets ended at once would stall the host for seconds
             if why is not None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import os
+import select
 import socket
 import threading
 import time
@@ -67,6 +68,10 @@ class Limits:
     #: ... and dropped when it has echoed none of the pings of this long, or a send has been stuck this long
     #: (about two intervals).
     silent_after: float = 10.0
+    #: ... unless bytes from it still wait unread in the host's own socket buffer: then the host is behind (a machine
+    #: too busy to run the socket's reader), not the phone deaf, and it is given this much longer. The big screen
+    #: was dropped so while a thousand idle sockets kept a loaded 2-core host from reading for ~25 s.
+    unread_grace: float = 30.0
     #: Seconds a WebSocket has to say hello (an honest page says it at once).
     greet_within: float = 10.0
     #: Sockets the watchdog drops per second at most (the rest wait for its next looks): a thousand handlers
@@ -357,6 +362,18 @@ class GuardedSocket:
             self._sock.sendall(data, *flags)
         finally:
             self.send_since = None
+
+    def has_unread(self) -> bool:
+        """Whether bytes from the peer wait in the kernel, not yet taken by this socket's reader thread."""
+        try:
+            if hasattr(select, "poll"):  # POSIX: select() cannot watch descriptors above 1023, and a full door has them
+                poller = select.poll()
+                poller.register(self._sock, select.POLLIN)
+                return bool(poller.poll(0))
+            readable, _, _ = select.select([self._sock], [], [], 0)  # Windows: no poll(), no such limit on handles
+            return bool(readable)
+        except (OSError, ValueError):  # closed meanwhile
+            return False
 
     def shutdown_quietly(self) -> None:
         """End both directions now (unblocks a stuck send and the reader); safe from any thread."""

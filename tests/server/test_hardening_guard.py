@@ -336,3 +336,41 @@ def test_the_watchdog_drops_a_few_sockets_a_look_never_a_thousand_at_once():
         for a, b in pairs:
             a.close()
             b.close()
+
+
+@pytest.mark.parametrize("poll", [True, False], ids=["poll", "select-as-on-windows"])
+def test_an_echo_the_host_has_not_read_yet_is_the_host_behind_not_the_phone_deaf(pair, monkeypatch, poll):
+    """A loaded host's reader thread may not run for many seconds: the phone's echo waits in the host's own
+    socket buffer. That socket is kept (a grace), and dropped once the grace is over if still nothing is read."""
+    import select
+
+    if not poll:
+        monkeypatch.delattr(select, "poll")  # Windows has no poll(): the guard falls back to select()
+    server, client = pair
+    clock = FakeClock()
+    limits = Limits(ping_interval=5.0, silent_after=10.0, unread_grace=30.0)
+    guard, conn = _guard(server, clock, limits, [])
+    dog = Watchdog(limits, clock)
+    dog.watch(guard)
+    clock.advance(5.1)
+    dog.check()
+    client.sendall(_pong(conn.pings[0]))  # echoed at once; the host does not get round to reading it
+    clock.advance(5.0)
+    dog.check()
+    assert guard.has_unread() and not _gone(client)  # 10.1 s: the echo is there, unread: kept
+    clock.advance(29.0)
+    dog.check()
+    assert not _gone(client)
+    clock.advance(1.0)
+    dog.check()
+    assert _gone(client)  # 40.1 s: the grace is over, and the host never read
+
+
+def test_nothing_unread_is_no_excuse(pair):
+    server, client = pair
+    guard, _ = _guard(server, FakeClock(), Limits(), [])
+    assert not guard.has_unread()
+    client.sendall(b"x")
+    assert guard.has_unread()
+    guard.recv(1)
+    assert not guard.has_unread()
