@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import logging
-import logging.handlers
 import os
 import secrets
 import shutil
@@ -24,20 +22,17 @@ import sys
 import threading
 import time
 import webbrowser
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from . import __version__
+from .terminal import log_to_file, log_to_terminal, never_fails_to_print, terminal_qr
 
 #: Fixed on purpose: phones keep their seat token per origin (scheme + host + port).
 DEFAULT_PORT = 8765
 #: The folder name of the host's own files, in the platform's places for them.
 APP_NAME = "quatro-party"
-#: Server modules whose records are about one socket (a phone came, went, flooded, got stuck): the log file
-#: keeps them; the terminal shows them only with ``--verbose``, so that the QR code stays in view.
-CONNECTION_MODULES = frozenset(
-    {"connection", "guard", "door", "routes", "serving", "table", "seats", "audience", "outbox", "host"}
-)
 
 
 def _port(text: str) -> int:
@@ -227,88 +222,33 @@ def cannot_listen(port: int, bind: str, exc: OSError) -> str:
     return f"Cannot listen on port {port} of {bind}: {exc.strerror or exc}. Check --port and --bind."
 
 
-class _TerminalFilter(logging.Filter):
-    """What reaches the terminal without ``--verbose``: no record about one socket, none from Werkzeug, short
-    of an error."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.levelno >= logging.ERROR:
-            return True
-        return record.name != "werkzeug" and record.module not in CONNECTION_MODULES
+#: After a restart the host's own TV tab comes back by itself (it tries again every second, with the key this host
+#: gave it): the browser opens a new one only if none came back within this long, so that the laptop does not end
+#: up with two big screens, both the host's.
+TV_RETURN_WAIT = 3.0
 
 
-def _log_to_terminal(quiet: bool, verbose: bool) -> logging.Handler:
-    """Logging as the host needs it: the terminal gets warnings (errors with ``--quiet``, every record with
-    ``--verbose``); the root logger passes INFO on, for the log file that :func:`_log_to_file` adds."""
-    root = logging.getLogger()
-    root.setLevel(logging.INFO)
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per page or socket, even in the file
-    terminal = logging.StreamHandler(sys.stderr)
-    terminal.setLevel(logging.ERROR if quiet else logging.INFO if verbose else logging.WARNING)
-    terminal.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%H:%M:%S"))
-    if not verbose:
-        terminal.addFilter(_TerminalFilter())
-    root.addHandler(terminal)
-    return terminal
-
-
-def _log_to_file(path: Path) -> Path | None:
-    """Every record from INFO up also goes to ``path`` (UTF-8, rotated at 1 MB, two kept); where it cannot be
-    opened, the terminal says so once and the host goes on without it."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handler = logging.handlers.RotatingFileHandler(path, maxBytes=1_000_000, backupCount=2, encoding="utf-8")
-    except OSError as exc:
-        print(f"cannot write the log file {path} ({exc}): the host goes on without it", file=sys.stderr)
-        return None
-    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
-    logging.getLogger().addHandler(handler)
-    return path
-
-
-def _takes_colour(out: TextIO) -> bool:
-    """Whether escape codes (colour) draw on ``out``: a terminal that is not a dumb one. On Windows the console
-    must be asked to read them (Windows 10 and later can); an older console cannot."""
-    try:
-        if not out.isatty() or os.environ.get("TERM") == "dumb":
+def open_big_screen(
+    url: str,
+    came_back: Callable[[], bool] | None,
+    wait: float = TV_RETURN_WAIT,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+    browse: Callable[[str], object] = webbrowser.open,
+) -> bool:
+    """Open the big screen in the default browser, unless ``came_back()`` turns true within ``wait`` seconds
+    (``None``: nothing can come back, open at once). True if a tab was opened."""
+    if came_back is not None:
+        end = clock() + wait
+        while not came_back():
+            if clock() >= end:
+                break
+            sleep(0.1)
+        else:
+            print("The big screen came back on its own, with the host's rights: no new tab opened.", flush=True)
             return False
-    except (AttributeError, ValueError):
-        return False
-    if sys.platform != "win32":
-        return True
-    import ctypes
-
-    kernel32 = ctypes.windll.kernel32
-    handle = kernel32.GetStdHandle(-11)  # STD_OUTPUT_HANDLE
-    mode = ctypes.c_uint32()
-    if not kernel32.GetConsoleMode(handle, ctypes.byref(mode)):
-        return False
-    return bool(kernel32.SetConsoleMode(handle, mode.value | 0x0004))  # ENABLE_VIRTUAL_TERMINAL_PROCESSING
-
-
-def terminal_qr(url: str, out: TextIO) -> str | None:
-    """The QR code of ``url`` as ``out`` can show it (in black on white where it takes colour), or ``None``
-    when ``out`` cannot print its characters (a redirected Windows console is cp1252): the URL alone then."""
-    from .server.qr import qr_terminal
-
-    text = qr_terminal(url, colour=_takes_colour(out))
-    try:
-        text.encode(getattr(out, "encoding", None) or "ascii")
-    except (UnicodeEncodeError, LookupError):
-        return None
-    return text
-
-
-def _never_fails_to_print() -> None:
-    """A character the output cannot encode (a phone's emoji name in a warning, on a cp1252 console) is printed
-    as ``?`` instead of raising inside the host."""
-    for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            try:
-                reconfigure(errors="replace")
-            except (ValueError, OSError):  # pragma: no cover - a stream that cannot change now
-                pass
+    browse(url)
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -316,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.time_scale > 0:
         print("--time-scale must be positive", file=sys.stderr)
         return 2
-    _never_fails_to_print()
+    never_fails_to_print()
     from .server.app import WEB_DIR
 
     if WEB_DIR is None:
@@ -327,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
-    _log_to_terminal(args.quiet, args.verbose)
+    log_to_terminal(args.quiet, args.verbose)
     # The host is dozens of mostly idle I/O threads: hand the GIL over sooner than the default
     # 5 ms, so a socket writer woken by the table does not wait behind a busy thread.
     sys.setswitchinterval(0.001)
@@ -358,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(cannot_listen(args.port, args.bind, exc), file=sys.stderr)
         return 1
-    logged = _log_to_file(log_file())
+    logged = log_to_file(log_file())
     # Then the journal's lock, before any file is touched: a second host (another port, the same state folder)
     # must not set the running host's journal aside (--fresh, a stale table), nor write into it.
     journal: Path | None = state_dir() / "table.jsonl"
@@ -443,7 +383,9 @@ def main(argv: list[str] | None = None) -> int:
         advertiser = Advertiser(ip, port, "/", on_registered=table.set_mdns_name).start()  # ~1.6 s, off the main path
 
     if not args.no_browser:
-        threading.Thread(target=webbrowser.open, args=(screen_url,), daemon=True).start()
+        host = table.host
+        back = (lambda: host.screens_back > 0) if host.host_keys else None  # the last run's screens' keys
+        threading.Thread(target=open_big_screen, args=(screen_url, back), daemon=True).start()
 
     try:
         while not stopping:

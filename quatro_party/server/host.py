@@ -72,6 +72,7 @@ class HostControls:
         self.secret = secret
         self.languages = languages  # the catalogs present (code → name): what settings.language may name
         self.host_keys = host_keys[-MAX_HOST_KEYS:]  # hashes of the keys given to the host's screens (journaled)
+        self.screens_back = 0  # host screens that came back with their key (the launcher reads it: no second tab)
         self.settings = settings  # the server's own: the bots' level and the language (house rules are the engine's)
         self.join_url = join_url
         self.mdns_name = mdns_name
@@ -94,6 +95,8 @@ class HostControls:
         by_secret = msg.host is not None and secrets.compare_digest(msg.host.encode(), self.secret.encode())
         by_key = msg.key is not None and digest(msg.key) in self.host_keys
         conn.is_host = by_secret or by_key
+        if by_key:
+            self.screens_back += 1
         if conn.is_host and not by_key:
             key = secrets.token_urlsafe(24)
             self.host_keys = [*self.host_keys[-(MAX_HOST_KEYS - 1) :], digest(key)]

@@ -10,14 +10,23 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 from simple_websocket import ConnectionClosed
 
-from quatro_party.launch import DEFAULT_PORT, _parser, cannot_listen, host_secret_file, new_host_secret
-from quatro_party.server.testing import WsClient
+from quatro_party.launch import (
+    DEFAULT_PORT,
+    TV_RETURN_WAIT,
+    _parser,
+    cannot_listen,
+    host_secret_file,
+    new_host_secret,
+    open_big_screen,
+)
+from quatro_party.server.testing import FakeClock, WsClient
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -227,3 +236,81 @@ def test_why_the_host_cannot_listen_is_one_plain_sentence_with_the_way_out():
     assert cannot_listen(8765, "192.0.2.7", OSError(errno.EADDRNOTAVAIL, "Cannot assign requested address")) == (
         "Cannot listen on port 8765 of 192.0.2.7: Cannot assign requested address. Check --port and --bind."
     )
+
+
+def _browser_marks(monkeypatch, mark: Path) -> None:
+    """webbrowser runs $BROWSER (with %s the URL): a host that opened the big screen leaves a mark."""
+    monkeypatch.setenv(
+        "BROWSER",
+        " ".join(
+            shlex.quote(a)
+            for a in (sys.executable, "-c", "import sys; open(sys.argv[1], 'w').write(sys.argv[2])", str(mark), "%s")
+        ),
+    )
+
+
+def test_the_big_screen_opens_unless_the_hosts_tab_comes_back_first(capsys):
+    clock = FakeClock()
+    opened: list[str] = []
+    back_at = [clock() + 1.0]
+    assert not open_big_screen("u", lambda: clock() >= back_at[0], 3.0, clock, clock.advance, opened.append)
+    assert opened == [] and "came back on its own" in capsys.readouterr().out
+    assert open_big_screen("u", lambda: False, 3.0, clock, clock.advance, opened.append)  # none came back
+    assert opened == ["u"]
+    start = clock()
+    assert open_big_screen("v", None, 3.0, clock, clock.advance, opened.append)  # nothing could: at once
+    assert opened == ["u", "v"] and clock() == start
+
+
+def test_after_a_restart_the_hosts_tv_tab_comes_back_and_no_second_tab_opens(state_dir, tmp_path, monkeypatch):
+    """The host restarts (Ctrl-C, then the launcher again): its TV tab, still open, comes back with its key (the
+    journal keeps the key's hash, a lobby's too), and the browser opens no second big screen. Started again with
+    that tab closed, it opens one."""
+
+    def start(mark: Path) -> tuple[subprocess.Popen[str], int, str]:
+        _browser_marks(monkeypatch, mark)
+        proc = _launcher("--port", "0", "--bind", "127.0.0.1", "--no-mdns", "--seats", "4")
+        out = _until_ready(proc)
+        return proc, int(re.search(r"Port (\d+)", out).group(1)), out
+
+    def stop(proc: subprocess.Popen[str]) -> str:
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=10)
+        return out
+
+    first, port, out = start(tmp_path / "first")
+    try:
+        screen = WsClient(f"ws://127.0.0.1:{port}/ws/screen")
+        screen.send({"type": "hello", "host": re.search(r"/screen#host=(\S+)", out).group(1)})
+        key = screen.expect("host_key")["key"]
+        deadline = time.monotonic() + 10
+        while not (tmp_path / "first").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert (tmp_path / "first").exists()  # a first start opens the big screen at once
+    finally:
+        stop(first)
+
+    second, port, out = start(tmp_path / "second")
+    # Stopped anyway after a while, so that a launcher that never says it ends the loop below.
+    guard = threading.Timer(TV_RETURN_WAIT + 10, second.send_signal, (signal.SIGINT,))
+    guard.start()
+    try:
+        screen = WsClient(f"ws://127.0.0.1:{port}/ws/screen")
+        screen.send({"type": "hello", "key": key})  # the tab that stayed open, trying again each second
+        assert screen.expect("state")["table"]["host"] is True
+        assert second.stdout is not None
+        said = next((line for line in second.stdout if "big screen came back" in line or "Traceback" in line), "")
+        assert "came back on its own" in said, said  # the launcher's wait ended there: it opens nothing now
+    finally:
+        guard.cancel()
+        stop(second)
+    assert not (tmp_path / "second").exists()
+
+    third, port, out = start(tmp_path / "third")
+    try:
+        deadline = time.monotonic() + TV_RETURN_WAIT + 10
+        while not (tmp_path / "third").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert (tmp_path / "third").exists()  # the tab was closed meanwhile: nothing came back, a new one opens
+    finally:
+        stop(third)
