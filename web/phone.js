@@ -38,7 +38,7 @@ function render() {
   const v = S.view;
   const you = me();
   document.body.classList.toggle('paused', !!(v && v.paused));
-  if (!v || (!you && !S.watching)) { show('join'); renderJoin(); return; }
+  if (!v || (!you && !S.watching)) { show('join'); renderJoin(); hostBar(); return; }
   switch (v.phase) {
     case 'lobby':
       if (you) { show('wait'); renderWait(); prefetch('sign'); } else { show('join'); renderJoin(); }
@@ -56,6 +56,11 @@ function render() {
     default: show('reveal'); later('reveal').then((m) => { if (!['lobby', 'sign', 'play', 'over'].includes(S.view.phase)) { m.renderReveal(); drawn(); } }, quiet); break;
   }
   vote();
+  hostBar();
+}
+
+// The host's remote, on every screen: a remote phone that plays no seat runs the table from the join screen.
+function hostBar() {
   if (S.host) later('host').then((m) => m.renderHost(), quiet);
   else $('host-bar').hidden = true;
 }

@@ -68,3 +68,29 @@ def test_the_remote_keeps_its_host_bar_across_a_closed_tab_and_a_restart_and_wor
         expect(page.locator("#host-bar")).to_be_visible()
     finally:
         thread.stop()
+
+
+@pytest.mark.browser
+def test_a_remote_that_plays_no_seat_runs_the_table_from_the_join_screen_in_its_players_language(
+    live_server_factory, chromium
+):
+    """The host may run the evening from a phone without playing: opened at the join screen, the remote's bar is
+    there, in the language the phone's player picked (the catalogs' words, German here)."""
+    server = live_server_factory(seats=4, public_host=PHONE_HOST)
+    url = _invite(server)
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context.add_init_script("try { localStorage.setItem('quatro.lang', 'de'); } catch (e) {}")
+    try:
+        page = context.new_page()
+        page.goto(url)
+        expect(page.locator("#screen-join")).to_be_visible()
+        bar = page.locator("#host-bar")
+        expect(bar).to_be_visible()
+        expect(bar.locator("[data-host='start_game']")).to_have_text("Starten")
+        lock = bar.locator("[data-host='lock']")
+        expect(lock).to_have_text("Tisch sperren")
+        lock.click()
+        expect(lock).to_have_text("Tisch öffnen")  # the server's state says the table is locked now
+        assert server.screen().state["table"]["locked"] is True
+    finally:
+        context.close()

@@ -3,56 +3,15 @@
 // does not fit the moment comes back refused, with the reason at the finger).
 import { S } from './state.js';
 import { $, h } from './dom.js';
-import { t } from './strings.js';
-import { language } from '../common/i18n.js';
+import { t, loadLaterWords } from './strings.js';
 import { send } from './net.js';
 import { openModal } from './modal.js';
 import { styles } from './later.js';
 
 await styles('host'); // its own stylesheet, applied before it draws
 
-// The remote's own words (only a VIP phone loads them).
-const WORDS = {
-  en: {
-    remote: 'Host',
-    start: 'Start',
-    practice: 'Practice round',
-    pause: 'Pause',
-    resume: 'Resume',
-    next: 'Next round',
-    end: 'End the game now',
-    end_confirm: 'End the game now? The scores as they stand are final.',
-    end_yes: 'Yes, end the game',
-    new_game: 'New game',
-    lock: 'Lock the table',
-    unlock: 'Open the table',
-    seats: 'Seats…',
-    seats_text: 'A bot keeps the hand and plays it. Giving a seat away frees it for someone else.',
-    to_bot: '{name}: give the seat to a bot',
-    kick: '{name}: give the seat away',
-    done: 'Done ✓',
-  },
-  fr: {
-    remote: 'Hôte',
-    start: 'Lancer',
-    practice: 'Manche d’entraînement',
-    pause: 'Pause',
-    resume: 'Reprendre',
-    next: 'Manche suivante',
-    end: 'Finir la partie',
-    end_confirm: 'Terminer la partie maintenant ? Les scores actuels sont définitifs.',
-    end_yes: 'Oui, terminer',
-    new_game: 'Nouvelle partie',
-    lock: 'Verrouiller la table',
-    unlock: 'Déverrouiller la table',
-    seats: 'Places…',
-    seats_text: 'Un robot garde la main et la joue. Donner une place la libère pour quelqu’un d’autre.',
-    to_bot: '{name} : confier la place à un robot',
-    kick: '{name} : donner la place',
-    done: 'Fait ✓',
-  },
-};
-const w = (key, vars = {}) => (WORDS[language()] || WORDS.en)[key].replace(/\{(\w+)\}/g, (_, k) => vars[k] ?? '');
+await loadLaterWords(); // the remote's words are among the rarer screens' (only a VIP phone needs them)
+const w = (key, vars = {}) => t(`remote_${key}`, vars);
 
 function hostSend(action, fields = {}, anchor = null) {
   send({ type: 'host', action, ...fields }, { kind: 'host', anchor });
@@ -71,7 +30,7 @@ export function renderHost() {
   const v = S.view;
   if (!S.host || !v) { bar.hidden = true; bar.replaceChildren(); return; }
   const phase = v.phase;
-  const kids = [h('span', { class: 'host-tag', text: w('remote') })];
+  const kids = [h('span', { class: 'host-tag', text: w('tag') })];
   if (phase === 'lobby') kids.push(button(w('start'), 'start_game', {}, 'primary'), button(w('practice'), 'start_practice'));
   if (['sign', 'play', 'pause'].includes(phase)) {
     kids.push(v.paused ? button(w('resume'), 'resume', {}, 'primary') : button(w('pause'), 'pause', {}, 'primary'));
