@@ -24,7 +24,8 @@ own and is not capped per address).
   phone takes to connect and get its first state meanwhile and after (target < 1 s).
 * **doors**: a lobby with one seated phone (from a guest address) and the big screen; ``--idle`` sockets from
   ``--addresses`` guest addresses (12 at most each) that never say hello, answer nothing, send a pong of their
-  own every 4 s, and open again whenever they are closed, for 14 s once all are open: the door is full. Then the
+  own every 4 s, and open again whenever they are closed, for 14 s once all are open (and until the host has
+  closed 16 of them for never saying hello, a minute more at most): the door is full. Then the
   time for a new phone from another address to join a seat, for the big screen from 127.0.0.1 to connect and get
   its state (and ``GET /screen``), and for the seated phone, dropped, to get its seat back (target < 1 s each),
   beside the same times before the attack. Then ``--deaf`` sockets that say hello, never read, and send a pong
@@ -128,7 +129,7 @@ def run_doors(idle: int, addresses: int, deaf_count: int) -> dict[str, Any]:
     lobby = Lobby()
     try:
         quiet = lobby.times()
-        attack = _attack("idle", lobby.port, idle, addresses, 14.0)
+        attack = _attack("idle", lobby.port, idle, addresses, 14.0, 16)  # held 14 s, and until 16 were closed
         assert attack.stdout is not None
         said: list[int] = []
         said_json: list[str] = []

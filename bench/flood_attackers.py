@@ -164,7 +164,7 @@ def _open_or_none(port: int, source: str) -> socket.socket | None:
     return s
 
 
-def idlers(port: int, count: int, addresses: int, seconds: float) -> dict[str, Any]:
+def idlers(port: int, count: int, addresses: int, seconds: float, min_closed: int = 0) -> dict[str, Any]:
     """``count`` idle sockets over ``addresses`` guest addresses, held ``seconds`` once all are open: none says
     hello, each sends a pong of its own every 4 s, and a closed one is opened again. Prints ``OPEN <n>`` lines as
     it goes (the first once all are open); the last line is a JSON summary.
@@ -180,7 +180,10 @@ def idlers(port: int, count: int, addresses: int, seconds: float) -> dict[str, A
     ready = False
     next_pong = [0.0] * count
     last_said = 0.0
-    while time.monotonic() < stop:
+    hard_stop = stop
+    # Held until the host has closed ``min_closed`` of them too (a minute more at most): a loaded host may take
+    # longer than the hold to get round to its first drops, and a hold that ended meanwhile saw none.
+    while time.monotonic() < stop or (ready and closed < min_closed and time.monotonic() < hard_stop):
         now = time.monotonic()
         for i in range(count):
             s = socks[i]
@@ -216,6 +219,7 @@ def idlers(port: int, count: int, addresses: int, seconds: float) -> dict[str, A
         if (live == count and not ready) or (ready and now - last_said >= 0.5):
             if not ready:
                 stop = min(stop, now + seconds)
+                hard_stop = now + seconds + 60.0
             ready = True
             last_said = now
             print(f"OPEN {live}", flush=True)
@@ -260,7 +264,10 @@ def main(argv: list[str]) -> int:
     """``flood_attackers.py KIND PORT ARGS…``: run one attack in this process and print its summary as JSON."""
     kind, port, *rest = argv
     if kind == "idle":
-        print(json.dumps(idlers(int(port), int(float(rest[0])), int(float(rest[1])), float(rest[2]))), flush=True)
+        closes = int(float(rest[3])) if len(rest) > 3 else 0
+        print(
+            json.dumps(idlers(int(port), int(float(rest[0])), int(float(rest[1])), float(rest[2]), closes)), flush=True
+        )
         return 0
     fn = {"flood": flooders, "bomb": bombs, "slowloris": slowloris, "deaf": deaf}[kind]
     print(json.dumps(fn(int(port), int(float(rest[0])), float(rest[1]))), flush=True)

@@ -141,6 +141,13 @@ def feed(page, view: dict, events: list | None = None):
     return page.evaluate("([v, e]) => window.feed(v, e)", [view, events or []])
 
 
+def placed(page) -> None:
+    """Until the bubble's placement is final: its stylesheet (linked on first use) has loaded, which places it
+    again, and a frame has passed for that. On a loaded machine a check made before saw an unstyled bubble."""
+    page.wait_for_function("[...document.querySelectorAll('link[rel=\"stylesheet\"]')].every((l) => l.sheet)")
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def text_of(page) -> str:
     return page.locator(".coach .coach-text").inner_text().replace("\xa0", " ")
 
@@ -160,6 +167,7 @@ def test_each_hint_comes_at_its_moment_and_fits(chromium, site, screenshot_dir, 
             said = words[0 if lang == "en" else 1]
             assert said.lower() in text_of(page).lower(), (hint, text_of(page))
             assert "Quatro" in text_of(page) or hint != "partner_sign"
+            placed(page)
             entered(page.locator(".coach"))  # the fade-in
             page.screenshot(path=str(screenshot_dir / f"coach-{hint}-{lang}-{size[0]}x{size[1]}.png"))
             assert page.evaluate(CHECK, [hint, anchor]) == [], hint
@@ -244,6 +252,7 @@ def test_while_you_hold_a_carre_only_the_carre_hints_speak(chromium, site):
         assert feed(page, play_view(), ROUND_OPEN + twice) == "contre"
         # the carré comes: the Contre hint gives way to the channel's, which points at the toggle it is about
         assert feed(page, play_view(has_carre=True)) == "channel"
+        placed(page)
         assert page.evaluate(CHECK, ["channel", "#btn-channel"]) == []
         page.locator(".coach .coach-ok").click()
         assert feed(page, play_view(has_carre=True)) is None
