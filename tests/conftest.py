@@ -74,18 +74,21 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return min(8, 2 * (os.cpu_count() or 1))
 
 
-def _weight(item: pytest.Item) -> int:
-    """0 for a browser test, 1 for one marked ``slow``, 2 for the rest: the order a parallel run starts them in."""
+def _weight(item: pytest.Item) -> tuple[float, int]:
+    """The order a parallel run starts tests in: first those that declare a time limit of their own (the longest
+    limit first: a layout sweep, the bundle's build — minutes each, where most tests take seconds), then the
+    browser tests, those marked ``slow``, and the rest."""
+    marker = item.get_closest_marker("timeout")
+    declared = float(marker.args[0]) if marker and marker.args else 0.0
     if BROWSER_TESTS in Path(str(item.fspath)).resolve().parents:
-        return 0
-    return 1 if item.get_closest_marker("slow") else 2
+        return -declared, 0
+    return -declared, 1 if item.get_closest_marker("slow") else 2
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The long tests first: the browser tests (seconds each), then those marked ``slow``, then the rest
-    (milliseconds), each group in the order it was collected. Started early, the long ones do not finish last on
-    one worker while the others idle. The order is the same in every worker, as pytest-xdist requires. And every
-    test's pytest-timeout limit is stretched by ``QUATRO_TEST_TIMEOUT_FACTOR``."""
+    """The long tests first (:func:`_weight`), each group in the order it was collected. Started early, the long
+    ones do not finish last on one worker while the others idle. The order is the same in every worker, as
+    pytest-xdist requires. And every test's pytest-timeout limit is stretched by ``QUATRO_TEST_TIMEOUT_FACTOR``."""
     items.sort(key=_weight)
     if FACTOR != 1:
         given = config.getoption("timeout", None)  # pytest-timeout's --timeout, else its ini value

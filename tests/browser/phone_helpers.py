@@ -316,7 +316,8 @@ def entered(locator: Any) -> None:
 
 def shot(page, screenshot_dir, state: str, camera: Any = None) -> None:
     """A picture of the page once its short motions (card slides, fades) have settled: ``phone-<state>.png``.
-    ``camera``: a :class:`~tests.browser.pictures.Camera` of the page, for the sweeps that take many (faster)."""
+    ``camera``: a :class:`~tests.browser.pictures.Camera` of the page, for the sweeps that take many (faster; it
+    keeps them only with ``QUATRO_SWEEP_SHOTS=1``, and the sweep takes the picture of a failed check itself)."""
     page.evaluate(SETTLED)
     path = screenshot_dir / f"phone-{state}.png"
     if camera is None:

@@ -14,7 +14,8 @@ over):
 * in portrait the emoji tray's tiles are at least 44 px on their short side (its rows scroll sideways).
 
 One table per seat count, the viewport resized between checks (the page is responsive, it is not reloaded).
-Screenshots: ``screenshots/phone-layout-<state>-<size>.png``, looked at.
+Screenshots: ``screenshots/phone-layout-<state>-<size>.png`` (where a check failed; all of them, to look at, with
+``QUATRO_SWEEP_SHOTS=1``).
 """
 
 from __future__ import annotations
@@ -151,12 +152,24 @@ PLAY = ("#btn-quatro", "#btn-contre", "#btn-channel", "#btn-reshuffle", "button.
 def check(
     page: Any, screenshot_dir: Any, state: str, size: tuple[int, int], names_at_least: int = 0, lang: str = ""
 ) -> dict[str, Any]:
-    """Resize, settle, screenshot and measure; assert the acceptance's rules for this state and size. The sign
-    phase and play must fit without scrolling (a first-timer never has to look for Ready or a call)."""
+    """Resize, settle, measure (a screenshot where a rule fails); assert the acceptance's rules for this state and
+    size. The sign phase and play must fit without scrolling (a first-timer never has to look for Ready or a
+    call)."""
     width, height = size
     resize(page, width, height)
     page.evaluate("document.querySelector('#finger').hidden = true")
-    shot(page, screenshot_dir, f"layout-{state}{'-' + lang if lang else ''}-{width}x{height}", camera_of(page, 2, True))
+    name = f"layout-{state}{'-' + lang if lang else ''}-{width}x{height}"
+    camera = camera_of(page, 2, True)
+    shot(page, screenshot_dir, name, camera)
+    try:
+        return _measured(page, state, size, names_at_least, lang)
+    except AssertionError:
+        camera.shoot(screenshot_dir / f"phone-{name}.png", failed=True)
+        raise
+
+
+def _measured(page: Any, state: str, size: tuple[int, int], names_at_least: int, lang: str) -> dict[str, Any]:
+    width, height = size
     play = state.startswith(("play", "vote"))
     r = page.evaluate(REPORT, play)
     where = f"{state}{' ' + lang if lang else ''} at {width}x{height}"
@@ -330,8 +343,12 @@ def test_the_sign_hint_covers_neither_title_countdown_grid_nor_buttons_at_any_si
         for lang in ("en", "fr"):
             for width, height in SIZES:
                 resize(page, width, height)  # the bubble is placed again on resize
-                shot(page, screenshot_dir, f"layout-sign-hint-{lang}-{width}x{height}", camera_of(page, 2, True))
-                assert page.evaluate(SIGN_HINT_COVERS) == [], f"the sign hint in {lang} at {width}x{height}"
+                name = f"layout-sign-hint-{lang}-{width}x{height}"
+                shot(page, screenshot_dir, name, camera_of(page, 2, True))
+                covers = page.evaluate(SIGN_HINT_COVERS)
+                if covers:
+                    camera_of(page, 2, True).shoot(screenshot_dir / f"phone-{name}.png", failed=True)
+                assert covers == [], f"the sign hint in {lang} at {width}x{height}"
             pick_language(page, "fr" if lang == "en" else "en")
         assert errors == []
     finally:

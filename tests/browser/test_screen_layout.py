@@ -13,7 +13,8 @@ at 4, 6 and 8 seats are read as well: every word at least 1.8 % of the height, e
 the felt and clear of the plates and their badges, every legend item on one line, a plate's name broken only at a
 space or after a hyphen. Heights are a 16:9 screen's: on a taller one (16:10, 4:3, 5:4) the same width holds the
 same cards and words, and the rest is a band.
-Screenshots: ``screenshots/layout-<phase>-<W>x<H>@<DPR>.png``.
+Screenshots: ``screenshots/layout-<phase>-<W>x<H>@<DPR>.png`` (where a check failed; all of them with
+``QUATRO_SWEEP_SHOTS=1``).
 Rules cited: R1–R2 (seats around the table), R11 (ready), R22 (a call), R26 (reveal), R34 (game over).
 """
 
@@ -70,19 +71,20 @@ class Screens:
             screen.wait(js, timeout)
 
     def check(self, phase: str, folder: Any) -> list[str]:
-        """Every size: resize, let the page come to rest, self-check, screenshot."""
+        """Every size: resize, let the page come to rest, self-check (a screenshot where it found something)."""
         found = []
         for screen, sizes, camera in self.pages:
             page = screen.page
             for w, h, dpr in sizes:
                 page.set_viewport_size({"width": w, "height": h})
                 settle(page, w, h)
-                found += [f"{phase} {w}x{h}@{dpr}: {p}" for p in self_check(page)]
+                here = self_check(page)
                 if phase.startswith("lobby"):
-                    found += [f"{phase} {w}x{h}@{dpr}: {p}" for p in attract_check(page)]
+                    here += attract_check(page)
                 if phase.startswith("story"):
-                    found += [f"{phase} {w}x{h}@{dpr}: {p}" for p in story_check(page)]
-                camera.shoot(folder / f"layout-{phase}-{w}x{h}@{dpr}.png")
+                    here += story_check(page)
+                found += [f"{phase} {w}x{h}@{dpr}: {p}" for p in here]
+                camera.shoot(folder / f"layout-{phase}-{w}x{h}@{dpr}.png", failed=bool(here))
             found += [f"{phase}: page error {e}" for e in screen.errors]
         return found
 
