@@ -308,7 +308,9 @@ def test_r18_the_lobby_loop_flashes_at_the_views_emission_period(live_server, ch
     try:
         page.clock.install()
         page.goto(live_server.screen_url())
-        page.wait_for_function("window.quatroScreen.view && window.quatroScreen.view.timing.emission_period === 2.5")
+        page.wait_for_function(
+            "window.quatroScreen?.view?.timing.emission_period === 2.5"
+        )  # the page may not be up yet
         page.wait_for_selector("#attract.lobby .att-caption")
         page.clock.pause_at(page.evaluate("Date.now()") + 100)
         page.evaluate(WATCH_BURSTS)

@@ -40,9 +40,9 @@ export function atFinger(text, kind = 'info', { anchor = null, ms = 1600 } = {})
   } else { x = W / 2; y = H / 2; }
   const w = el.offsetWidth;
   const hgt = el.offsetHeight;
-  const left = Math.min(Math.max(6, x - w / 2), W - w - 6);
-  el.style.left = `${left}px`;
-  el.style.top = `${bubbleTop(left, y, w, hgt, H)}px`;
+  const at = bubbleAt(x, y, w, hgt, W, H);
+  el.style.left = `${at.left}px`;
+  el.style.top = `${at.top}px`;
   el.dataset.kind = kind;
   clearTimeout(fingerTimer);
   el.classList.remove('pop');
@@ -51,18 +51,24 @@ export function atFinger(text, kind = 'info', { anchor = null, ms = 1600 } = {})
   fingerTimer = setTimeout(() => { el.hidden = true; }, ms);
 }
 
-// A bubble leaves your cards, the seats' lamps and help in sight: above the thumb, else below, else nearer, else
-// wherever it covers the least of them.
-const KEEP_CLEAR = ['hand-zone', 'strip', 'help'];
+// A bubble leaves your cards, the seats' lamps, help and the emoji tray (what a player who just took the channel
+// taps next) in sight: above the thumb, else below, else nearer, else wherever it covers the least of them; centred
+// on the finger, or slid sideways (the finger still under it) where that clears them.
+const KEEP_CLEAR = ['hand-zone', 'strip', 'help', 'tray'];
 
-function bubbleTop(left, y, w, hgt, H) {
+function bubbleAt(x, y, w, hgt, W, H) {
   const keep = KEEP_CLEAR.map((id) => $(id)).filter((e) => e && !e.closest('[hidden]') && e.getClientRects().length)
     .map((e) => e.getBoundingClientRect());
-  const covered = (top) => keep.reduce((sum, r) => sum + Math.max(0, Math.min(left + w, r.right) - Math.max(left, r.left))
+  const covered = ({ left, top }) => keep.reduce((sum, r) => sum
+    + Math.max(0, Math.min(left + w, r.right) - Math.max(left, r.left))
     * Math.max(0, Math.min(top + hgt, r.bottom) - Math.max(top, r.top)), 0);
+  const fits = (left) => left >= 6 && left <= W - w - 6;
+  const centred = Math.min(Math.max(6, x - w / 2), W - w - 6);
+  const slid = keep.flatMap((r) => [r.right + 6, r.left - w - 6]).filter((l) => fits(l) && l <= x && x <= l + w);
   const tops = [y - hgt - 44, y + 44, y - hgt - 16, y + 16].filter((top) => top >= 6 && top <= H - hgt - 6);
-  if (!tops.length) return Math.max(6, Math.min(y - hgt - 44, H - hgt - 6));
-  return tops.reduce((best, top) => (covered(top) < covered(best) ? top : best));
+  if (!tops.length) return { left: centred, top: Math.max(6, Math.min(y - hgt - 44, H - hgt - 6)) };
+  const places = tops.flatMap((top) => [centred, ...slid].map((left) => ({ left, top })));
+  return places.reduce((best, at) => (covered(at) < covered(best) ? at : best));
 }
 
 export function hideFinger() {
