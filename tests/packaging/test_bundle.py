@@ -21,6 +21,7 @@ import pytest
 
 from quatro_party.server.testing import WsClient
 from tests.host.hosting import ROOT, get, read_until_port, stop
+from tests.timeouts import limit
 
 BUNDLE = ROOT / "dist" / "quatro-party"
 
@@ -111,11 +112,12 @@ def test_the_bundle_hosts_a_game_night_on_a_computer_without_python(bundle, tmp_
         assert sorted(c["id"] for c in view["you"]["hand"]) == held
         phone.close()
 
-        # Ctrl-C: within 2 s, exit code 0.
+        # Ctrl-C: within 2 s, exit code 0. (2.15 s once beside two `yes` and a parallel run: a machine that slow
+        # raises QUATRO_TEST_TIMEOUT_FACTOR, as for every other wait.)
         t = time.monotonic()
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(5) == 0
-        assert time.monotonic() - t < 2.0
+        assert proc.wait(limit(5)) == 0
+        assert time.monotonic() - t < limit(2.0)
     finally:
         stop(proc)
     assert (home / ".local" / "state" / "quatro-party" / "table.jsonl").exists()  # the platform's folder

@@ -244,6 +244,7 @@ _keys = st.sampled_from([*FIELDS, "type", *BOT_LEVELS])
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(360)  # 1,500 examples: 66 s in a full run, over 120 s beside two `yes`
 @settings(max_examples=1500, deadline=None)
 @given(kind=st.one_of(_types, _values), fields=st.dictionaries(_keys, _values, max_size=5))
 def test_fuzzed_messages_get_the_reference_answer(kind, fields):
