@@ -1,6 +1,6 @@
 """No word outside the catalogs: the pages drawn in the pseudo-language (English with every catalog string wrapped in
 ``⟦…⟧``, served by the host as ``/i18n/pseudo.json``) show no bare word, on the TV (lobby, sign, play, reveal,
-game over), on a phone (join, seated, sign, play, reveal, game over) and on the rules page's frame.
+game over), on a phone (join, seated, sign, play, reveal, game over; the host's remote bar and its seats menu) and on the rules page's frame.
 
 What may show unwrapped: the players' names, numbers, emoji, card faces, team shapes, the join address and the
 game's brand (marked ``translate="no"``). The rules page's text is its own translated page (web/rules.<lang>.html):
@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from .conftest import phone_url
 from .phone_helpers import SEEN_EVERY_HINT, everybody_ready, join_on_page, seat_phones
+from .test_phone_remote import _invite as invite
 
 NAMES = {1: "Bruno", 2: "Chloé", 3: "Dora"}
 PSEUDO = "try { localStorage.setItem('quatro.lang', 'pseudo'); } catch (e) {}"
@@ -96,6 +97,16 @@ def test_no_word_outside_the_catalogs_on_the_tv_and_a_phone_through_a_game(live_
         tv.wait_for_function("document.querySelectorAll('.seat.kind-human').length === 4")
         found["phone seated"] = bare_words(page)
         found["tv lobby"] = bare_words(tv, join)
+
+        # This phone becomes the host's remote: its bar (on every later state too) and its seats menu.
+        page.goto(invite(live_server))
+        expect(page.locator("#host-bar")).to_contain_text("⟦")
+        expect(page.locator("#screen-wait")).to_be_visible()
+        page.locator("#host-bar [data-host='seats']").click()
+        expect(page.get_by_role("dialog")).to_be_visible()
+        found["phone remote seats"] = bare_words(page)
+        page.get_by_role("dialog").locator("button").last.click()  # cancel
+        expect(page.get_by_role("dialog")).to_be_hidden()
 
         screen = live_server.screen()
         assert screen.host("start_game")["type"] == "ok"
