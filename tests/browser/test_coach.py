@@ -300,3 +300,22 @@ def test_a_practice_round_shows_every_hint_again(chromium, site):
         assert errors == []
     finally:
         context.close()
+
+
+def test_the_bubble_follows_its_control_when_the_page_under_it_lays_out_late(chromium, site):
+    """A slow phone may lay the play screen out after the bubble came: when the cards move up with no new view,
+    the bubble moves with them (a bubble placed too early covered the hand, once, on a loaded machine)."""
+    context = phone(chromium, (390, 844))
+    try:
+        page, errors = open_harness(context, site, "en")
+        assert feed(page, play_view(), ROUND_OPEN) == "hand"
+        placed(page)
+        assert page.evaluate(CHECK, ["hand", "#centre"]) == []
+        before = page.locator(".coach").evaluate("(b) => b.style.top")
+        page.evaluate("document.getElementById('strip').style.flex = '0 0 100px'")  # the cards move up
+        expect(page.locator(".coach")).not_to_have_css("top", before)
+        placed(page)
+        assert page.evaluate(CHECK, ["hand", "#centre"]) == []
+        assert errors == []
+    finally:
+        context.close()

@@ -52,6 +52,7 @@ import { placeBubble } from './coach-place.js';
 
 const STORAGE_KEY = 'quatro.coach.seen';
 const SEEN_AFTER_MS = 4000; // on screen this long, then its moment passed: it counts as seen
+const GLANCE_MS = 300; // how often a shown bubble looks whether the page moved under it
 const IDLE_MS = 25000; // nobody swapped for this long in a round: suggest a reshuffle (a coaching choice, no rule)
 
 // Most urgent first. `due` says the moment has come; `still` says it has not passed (else the hint goes away).
@@ -209,6 +210,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     if (passed && now() - shown.since >= SEEN_AFTER_MS) markSeen(shown.key);
     glow(null);
     cover(null);
+    clearInterval(shown.glance);
     shown.el.remove();
     shown = null;
     if (room) room(0);
@@ -280,11 +282,27 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     root.append(el);
     shown = { key: hint.key, anchor: hint.anchor, prefer: hint.prefer, vars, since: now(), el };
     draw();
-    // its size settles when the stylesheet (linked on first use) or a font arrives: place it again then
+    // Its size settles when the stylesheet (linked on first use) or a font arrives: place it again then.
     if (typeof ResizeObserver === 'function') {
       const watch = new ResizeObserver(() => { if (shown && shown.el === el) place(); else watch.disconnect(); });
       watch.observe(el);
     }
+    // The page under it may still be laying out (a slow phone draws the play screen after the bubble came) or move
+    // with no new view: while it shows, a glance every GLANCE_MS at where its control and zones are places it again
+    // when they moved.
+    let where = geometry(hint.anchor);
+    shown.glance = setInterval(() => {
+      const here = geometry(hint.anchor);
+      if (here !== where) { where = here; place(); }
+    }, GLANCE_MS);
+  }
+
+  function geometry(key) {
+    return [anchor(key), ...keep(), ...clear()].map((z) => {
+      if (!z || !z.isConnected) return '-';
+      const r = z.getBoundingClientRect();
+      return `${Math.round(r.left)},${Math.round(r.top)},${Math.round(r.width)},${Math.round(r.height)}`;
+    }).join(' ');
   }
 
   function onResize() { place(); }
