@@ -8,8 +8,9 @@ halved, is the least a run can take on two cores. Linux only (``/proc``); elsewh
     python3 launcher.py test -p tests.cpu_meter            # then: python3 -m tests.cpu_meter
     QUATRO_CPU_REPORT=/tmp/cpu.jsonl python3 launcher.py test -p tests.cpu_meter
 
-Each test adds a JSON line ``{"test", "cpu", "wall"}`` to the report (default ``cpu-report.jsonl`` in the
-repository, ignored by git); ``python3 -m tests.cpu_meter [report]`` sums it per file, largest first.
+Each test adds a JSON line ``{"test", "cpu", "wall", "start", "worker"}`` to the report (default
+``cpu-report.jsonl`` in the repository, ignored by git); ``python3 -m tests.cpu_meter [report]`` sums it per file,
+largest first, and says when each worker ended its last test.
 """
 
 from __future__ import annotations
@@ -65,9 +66,18 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
         yield
         return
     me = os.getpid()
-    cpu, wall = tree_cpu(me), time.monotonic()
+    cpu, start = tree_cpu(me), time.time()
     yield
-    line = {"test": item.nodeid, "cpu": round(tree_cpu(me) - cpu, 2), "wall": round(time.monotonic() - wall, 2)}
+    # A session fixture torn down after the last test (a browser) leaves the tree without its parent waiting for it:
+    # its seconds vanish from the sum. They were charged to the tests that ran it; this test gets none of them back.
+    spent = max(0.0, tree_cpu(me) - cpu)
+    line = {
+        "test": item.nodeid,
+        "cpu": round(spent, 2),
+        "wall": round(time.time() - start, 2),
+        "start": round(start, 2),
+        "worker": os.environ.get("PYTEST_XDIST_WORKER", "main"),
+    }
     with REPORT.open("ab") as out:  # one short append per test: lines from parallel workers do not interleave
         out.write(json.dumps(line).encode() + b"\n")
 
@@ -83,11 +93,24 @@ def summary(report: Path) -> str:
         cpu[name] += line["cpu"]
         wall[name] += line["wall"]
         count[name] += 1
-    rows = [f"{'cpu s':>8} {'wall s':>8} {'tests':>5}  file", *(
-        f"{c:8.1f} {wall[n]:8.1f} {count[n]:5d}  {n}" for n, c in cpu.most_common()
-    )]
+    rows = [
+        f"{'cpu s':>8} {'wall s':>8} {'tests':>5}  file",
+        *(f"{c:8.1f} {wall[n]:8.1f} {count[n]:5d}  {n}" for n, c in cpu.most_common()),
+    ]
     rows.append(f"{sum(cpu.values()):8.1f} {sum(wall.values()):8.1f} {sum(count.values()):5d}  in all")
-    return "\n".join(rows)
+    return "\n".join(rows + timeline(report))
+
+
+def timeline(report: Path) -> list[str]:
+    """When each worker ended its last test, from the run's first start: the run's tail is the spread."""
+    lines = [json.loads(raw) for raw in report.read_bytes().splitlines()]
+    if not lines or "start" not in lines[0]:
+        return []
+    first = min(line["start"] for line in lines)
+    ends: dict[str, float] = {}
+    for line in lines:
+        ends[line["worker"]] = max(ends.get(line["worker"], 0.0), line["start"] + line["wall"] - first)
+    return [f"{w}: last test ended at {e:.0f} s" for w, e in sorted(ends.items(), key=lambda x: x[1])]
 
 
 if __name__ == "__main__":
