@@ -88,7 +88,10 @@ def _weight(item: pytest.Item) -> tuple[float, int]:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The long tests first (:func:`_weight`), each group in the order it was collected. Started early, the long
     ones do not finish last on one worker while the others idle. The order is the same in every worker, as
-    pytest-xdist requires. And every test's pytest-timeout limit is stretched by ``QUATRO_TEST_TIMEOUT_FACTOR``."""
+    pytest-xdist requires. pyproject.toml's ``--maxschedchunk 1`` hands each worker one test at a time: xdist's own
+    chunks (a quarter of a worker's share at the start, 67 tests here) gave one worker every long test, and it ran
+    alone for the last seven minutes of a run (three workers done at 593 s, the fourth at 1,029 s). And every
+    test's pytest-timeout limit is stretched by ``QUATRO_TEST_TIMEOUT_FACTOR``."""
     items.sort(key=_weight)
     if FACTOR != 1:
         given = config.getoption("timeout", None)  # pytest-timeout's --timeout, else its ini value

@@ -44,6 +44,7 @@ def test_r10_a_tap_on_a_sign_that_cannot_be_picked_says_why_at_the_finger(live_s
     page.locator('#sign-body [data-emoji="🦊"]').tap()
     page.locator("#btn-lock").tap()
     expect(page.locator("#team-sign")).to_have_text("🦊")
+    expect(page.locator("#btn-lock")).to_have_count(0)  # the host took it: until then a tap picks another sign
     page.locator('#sign-body [data-emoji="🐙"]').tap(force=True)  # fixed for this round (aria-disabled): told why
     expect(page.locator("#finger")).to_be_visible()
     expect(page.locator("#finger")).to_contain_text("fixed")

@@ -208,7 +208,9 @@ def _raw_phone(port: int, join: dict[str, Any]) -> socket.socket:
     return sock
 
 
-@pytest.mark.live_server(ping_interval=0.3)
+# 0.5 s: the host drops a socket that echoed no ping for two intervals, the test's big screen too; at 0.3 s a busy
+# machine once kept the test's own client from echoing within 0.6 s.
+@pytest.mark.live_server(ping_interval=0.5)
 def test_a_vanished_phone_is_noticed_by_ping_and_keeps_its_seat(live_server):
     screen = live_server.screen()
     silent = _raw_phone(live_server.port, {"type": "join", "seat": 2, "name": "Gone"})
@@ -216,7 +218,7 @@ def test_a_vanished_phone_is_noticed_by_ping_and_keeps_its_seat(live_server):
         screen.wait_state(lambda v: v["seats"][2]["name"] == "Gone" and v["seats"][2]["connected"])
         t = time.monotonic()
         view = screen.wait_state(lambda v: not v["seats"][2]["connected"], timeout=5)
-        assert time.monotonic() - t < 3.0  # about two ping intervals (0.6 s), with room for a busy machine
+        assert time.monotonic() - t < 3.0  # about two ping intervals (1 s), with room for a busy machine
         assert view["seats"][2]["kind"] == "human" and view["seats"][2]["name"] == "Gone"  # R33
     finally:
         silent.close()
