@@ -149,6 +149,8 @@ def placed(page) -> None:
 
 
 def text_of(page) -> str:
+    """The words of the bubble as a player reads them: once it is in sight (it comes when the page holds still)."""
+    expect(page.locator(".coach")).to_be_visible()
     return page.locator(".coach .coach-text").inner_text().replace("\xa0", " ")
 
 

@@ -53,6 +53,7 @@ import { placeBubble } from './coach-place.js';
 const STORAGE_KEY = 'quatro.coach.seen';
 const SEEN_AFTER_MS = 4000; // on screen this long, then its moment passed: it counts as seen
 const GLANCE_MS = 300; // how often a shown bubble looks whether the page moved under it
+const STILL_WAIT_FRAMES = 30; // the longest a new bubble waits for the page under it to hold still (~0.5 s)
 const IDLE_MS = 25000; // nobody swapped for this long in a round: suggest a reshuffle (a coaching choice, no rule)
 
 // Most urgent first. `due` says the moment has come; `still` says it has not passed (else the hint goes away).
@@ -295,6 +296,21 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
       const here = geometry(hint.anchor);
       if (here !== where) { where = here; place(); }
     }, GLANCE_MS);
+    // And it comes into sight only once that has held still for two frames (at most STILL_WAIT_FRAMES): a bubble
+    // that appears over the cards and jumps away has covered them.
+    el.style.visibility = 'hidden';
+    let still = 0;
+    let frames = 0;
+    const settle = () => {
+      if (!shown || shown.el !== el) return;
+      const here = geometry(hint.anchor);
+      if (here === where) still += 1;
+      else { still = 0; where = here; place(); }
+      frames += 1;
+      if (still >= 2 || frames >= STILL_WAIT_FRAMES) el.style.visibility = '';
+      else requestAnimationFrame(settle);
+    };
+    requestAnimationFrame(settle);
   }
 
   function geometry(key) {
