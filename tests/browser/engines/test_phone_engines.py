@@ -102,7 +102,9 @@ def test_phone_main_flow_in_every_engine(live_server, engine, screenshot_dir):
 
     # Sign: tap an emoji, lock it in, ready.
     page.wait(visible("#screen-sign"), what="the sign phase")
-    page.tap('#sign-body [data-emoji="🦊"]')
+    fox = '#sign-body [data-emoji="🦊"]'
+    page.wait(f"!!{q(fox)}", what="the signs")  # drawn by a module the page fetches when the phase comes
+    page.tap(fox)
     page.tap("#btn-lock")
     page.wait(
         f"{q('.sign-big.fixed #team-sign')} && {q('.sign-big.fixed #team-sign')}.textContent === '🦊'",
