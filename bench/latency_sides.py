@@ -30,10 +30,12 @@ TIME_SCALE = 0.1  # R15's 2 s cooldown becomes 0.2 s: about 35 swaps a second fo
 
 
 def _start_child(args: list[str], env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
+    # QUATRO_BENCH_CHILD_LOG=<file>: the child's stderr (its log, a traceback) goes there instead of nowhere.
+    log = os.environ.get("QUATRO_BENCH_CHILD_LOG")
     proc = subprocess.Popen(
         [sys.executable, *args],
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=open(log, "ab") if log else subprocess.DEVNULL,  # noqa: SIM115 - the child owns it from here
         text=True,
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
