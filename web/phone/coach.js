@@ -292,10 +292,14 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     // with no new view: while it shows, a glance every GLANCE_MS at where its control and zones are places it again
     // when they moved.
     let where = geometry(hint.anchor);
-    shown.glance = setInterval(() => {
+    const follow = () => { // true when it moved (and was placed again)
       const here = geometry(hint.anchor);
-      if (here !== where) { where = here; place(); }
-    }, GLANCE_MS);
+      if (here === where) return false;
+      where = here;
+      place();
+      return true;
+    };
+    shown.glance = setInterval(follow, GLANCE_MS);
     // And it comes into sight only once that has held still for two frames (at most STILL_WAIT_FRAMES): a bubble
     // that appears over the cards and jumps away has covered them.
     el.style.visibility = 'hidden';
@@ -303,9 +307,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     let frames = 0;
     const settle = () => {
       if (!shown || shown.el !== el) return;
-      const here = geometry(hint.anchor);
-      if (here === where) still += 1;
-      else { still = 0; where = here; place(); }
+      still = follow() ? 0 : still + 1;
       frames += 1;
       if (still >= 2 || frames >= STILL_WAIT_FRAMES) el.style.visibility = '';
       else requestAnimationFrame(settle);
