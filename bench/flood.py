@@ -128,45 +128,53 @@ def run_doors(idle: int, addresses: int, deaf_count: int) -> dict[str, Any]:
     full; then ``deaf_count`` sockets that never read: how long they stay."""
     lobby = Lobby()
     try:
-        quiet = lobby.times()
-        attack = _attack("idle", lobby.port, idle, addresses, 14.0, 16)  # held 14 s, and until 16 were closed
-        assert attack.stdout is not None
-        said: list[int] = []
-        said_json: list[str] = []
-        out = attack.stdout
-
-        def listen() -> None:
-            for line in out:
-                (said.append(int(line.split()[1])) if line.startswith("OPEN ") else said_json.append(line))
-
-        reader = threading.Thread(target=listen, daemon=True)
-        reader.start()
-        latency._wait(lambda: bool(said), timeout=60)  # all open: the door is full
-        open_then = said[-1]
-        _say(f"door full ({open_then} idle sockets open)")
-        held = lobby.times()
-        held_while_full = attack.poll() is None  # the idle sockets still held the door when the last one got in
-        _say(f"door full: {held}")
-        attack.wait(timeout=60)  # held until the host closed them for never saying hello, and they came again
-        reader.join(5)
-        attack_summary = json.loads(said_json[-1])
-        deaf_attack = _attack("deaf", lobby.port, deaf_count, 30.0)
-        end = time.monotonic() + 31.0
-        while deaf_attack.poll() is None and time.monotonic() < end:
-            lobby.change()  # the table keeps talking: what the deaf sockets do not read piles up
-            time.sleep(0.25)
-        deaf_result = _attack_result(deaf_attack)
-        return {
-            "quiet": quiet,
-            "held": held,
-            "held_while_full": held_while_full,
-            "open_then": open_then,
-            "attack": attack_summary,
-            "deaf": deaf_result["lived"],
-            "honest_dropped": int(lobby.seated.closed) + int(not lobby.screen.ws.connected),
-        }
+        return _doors(lobby, idle, addresses, deaf_count)
+    except Exception as exc:
+        # Whether the host is still there says which side failed (its exit code: a signal that killed it).
+        raise RuntimeError(f"the host child's exit code: {lobby.proc.poll()} (None: still running)") from exc
     finally:
         lobby.close()
+
+
+def _doors(lobby: Lobby, idle: int, addresses: int, deaf_count: int) -> dict[str, Any]:
+    """The body of :func:`run_doors`, on a host already started."""
+    quiet = lobby.times()
+    attack = _attack("idle", lobby.port, idle, addresses, 14.0, 16)  # held 14 s, and until 16 were closed
+    assert attack.stdout is not None
+    said: list[int] = []
+    said_json: list[str] = []
+    out = attack.stdout
+
+    def listen() -> None:
+        for line in out:
+            (said.append(int(line.split()[1])) if line.startswith("OPEN ") else said_json.append(line))
+
+    reader = threading.Thread(target=listen, daemon=True)
+    reader.start()
+    latency._wait(lambda: bool(said), timeout=60)  # all open: the door is full
+    open_then = said[-1]
+    _say(f"door full ({open_then} idle sockets open)")
+    held = lobby.times()
+    held_while_full = attack.poll() is None  # the idle sockets still held the door when the last one got in
+    _say(f"door full: {held}")
+    attack.wait(timeout=60)  # held until the host closed them for never saying hello, and they came again
+    reader.join(5)
+    attack_summary = json.loads(said_json[-1])
+    deaf_attack = _attack("deaf", lobby.port, deaf_count, 30.0)
+    end = time.monotonic() + 31.0
+    while deaf_attack.poll() is None and time.monotonic() < end:
+        lobby.change()  # the table keeps talking: what the deaf sockets do not read piles up
+        time.sleep(0.25)
+    deaf_result = _attack_result(deaf_attack)
+    return {
+        "quiet": quiet,
+        "held": held,
+        "held_while_full": held_while_full,
+        "open_then": open_then,
+        "attack": attack_summary,
+        "deaf": deaf_result["lived"],
+        "honest_dropped": int(lobby.seated.closed) + int(not lobby.screen.ws.connected),
+    }
 
 
 def _ms(samples: list[float]) -> str:

@@ -33,7 +33,7 @@ def _start_child(args: list[str], env: dict[str, str] | None = None) -> tuple[su
     # QUATRO_BENCH_CHILD_LOG=<file>: the child's stderr (its log, a traceback) goes there instead of nowhere.
     log = os.environ.get("QUATRO_BENCH_CHILD_LOG")
     proc = subprocess.Popen(
-        [sys.executable, *args],
+        [sys.executable, "-X", "faulthandler", *args],  # a crash in C code still leaves its threads' stacks
         stdout=subprocess.PIPE,
         stderr=open(log, "ab") if log else subprocess.DEVNULL,  # noqa: SIM115 - the child owns it from here
         text=True,

@@ -25,6 +25,7 @@ Both read a connection's standing from the table's :class:`~.connection.Connecti
 from __future__ import annotations
 
 import logging
+import math
 import socket
 import threading
 import time
@@ -215,7 +216,9 @@ class Watchdog:
       blocking here);
     * a WebSocket that has echoed none of the pings of the last ``silent_after`` seconds (it stopped reading, or
       vanished), or whose send has been stuck that long, is shut down: its handler ends and the table marks the
-      seat disconnected.
+      seat disconnected;
+    * a look much later than the last one (:attr:`~.guard.Limits.host_away`) is the host's own absence, not the
+      phones': for ``silent_after`` seconds after it, nothing is judged silent, late or stuck.
     """
 
     def __init__(
@@ -231,6 +234,8 @@ class Watchdog:
         self._lock = threading.Lock()
         self._headers: dict[int, tuple[float, socket.socket]] = {}
         self._sockets: set[GuardedSocket] = set()
+        self._looked = clock()  # when the last look was
+        self._excused_until = -math.inf  # until when the host's own absence excuses every socket
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="quatro-watchdog", daemon=True)
 
@@ -260,8 +265,14 @@ class Watchdog:
     def check(self) -> None:
         """One look at everything (the thread calls it every ``period``; tests may call it themselves)."""
         now = self.clock()
+        limits = self.limits
+        away, self._looked = now - self._looked, now
+        if limits.host_away is not None and away >= limits.host_away:
+            self._excused_until = now + limits.silent_after
+            log.info("the host did not run for %.1f s: no socket is judged for %.0f s", away, limits.silent_after)
+        excused = now < self._excused_until  # judged now, a socket would be judged for the host's absence
         with self._lock:
-            late = [s for deadline, s in self._headers.values() if now >= deadline]
+            late = [] if excused else [s for deadline, s in self._headers.values() if now >= deadline]
             for s in late:
                 self._headers.pop(id(s), None)
             guards = list(self._sockets)
@@ -270,7 +281,6 @@ class Watchdog:
                 s.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
-        limits = self.limits
         drops = max(1, round(limits.drops_per_second * self.period))
         for g in guards:
             if g.closed or g.flooded:
@@ -288,6 +298,8 @@ class Watchdog:
             elif now - g.echoes.read_at >= limits.silent_after:
                 unheard = now - g.echoes.read_at < limits.silent_after + limits.unread_grace and g.has_unread()
                 why = None if unheard else "echoed no ping (reads nothing)"
+            if excused:
+                why = None  # still pinged: its echoes show it is there before the excuse ends
             if why is not None and drops <= 0:
                 continue  # the next look: a thousand sockets ended at once would stall the host for seconds
             if why is not None:

@@ -72,6 +72,12 @@ class Limits:
     #: too busy to run the socket's reader), not the phone deaf, and it is given this much longer. The big screen
     #: was dropped so while a thousand idle sockets kept a loaded 2-core host from reading for ~25 s.
     unread_grace: float = 30.0
+    #: A watchdog look this many seconds later than the one before means the host itself did not run (a machine
+    #: stalled: swapping, starved, a laptop that froze); every socket's silence is then excused for ``silent_after``
+    #: more seconds, so that the phones' echoes sent meanwhile are read before anyone is judged. On a 2-core host
+    #: starved by other work every look stopped for ~35 s and every phone and the big screen were dropped as deaf
+    #: when it came back. ``None``: never excused (unit tests that leap their clock between two looks).
+    host_away: float | None = 5.0
     #: Seconds a WebSocket has to say hello (an honest page says it at once).
     greet_within: float = 10.0
     #: Sockets the watchdog drops per second at most (the rest wait for its next looks): a thousand handlers

@@ -109,6 +109,13 @@ def test_bytes_count_as_well_as_frames(pair):
     assert guard.flooded  # 5 KB at 1 KB/s with a 2 KB burst
 
 
+def _looks(dog: Watchdog, clock: FakeClock, seconds: float) -> None:
+    """``seconds`` of a host that runs: a look each second (one leap of that long would be the host away)."""
+    for _ in range(round(seconds)):
+        clock.advance(1.0)
+        dog.check()
+
+
 def _pong(payload: bytes, mask: bytes = b"\x01\x02\x03\x04") -> bytes:
     return bytes([0x8A, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
 
@@ -132,8 +139,7 @@ def test_pings_on_monotonic_time_and_a_socket_that_echoes_none_is_dropped(pair, 
     assert len(conn.pings) == 1 and len(conn.pings[0]) == 8  # pinged, with a payload of its own
     client.sendall(_pong(conn.pings[0]))  # its echo: it read everything sent before
     assert guard.recv(4096)
-    clock.advance(9.0)
-    dog.check()
+    _looks(dog, clock, 9.0)
     assert len(conn.pings) == 2 and not _gone(client)  # it answered: still here
     clock.advance(1.1)
     dog.check()
@@ -355,15 +361,42 @@ def test_an_echo_the_host_has_not_read_yet_is_the_host_behind_not_the_phone_deaf
     clock.advance(5.1)
     dog.check()
     client.sendall(_pong(conn.pings[0]))  # echoed at once; the host does not get round to reading it
-    clock.advance(5.0)
-    dog.check()
+    _looks(dog, clock, 5.0)
     assert guard.has_unread() and not _gone(client)  # 10.1 s: the echo is there, unread: kept
-    clock.advance(29.0)
-    dog.check()
+    _looks(dog, clock, 29.0)
     assert not _gone(client)
     clock.advance(1.0)
     dog.check()
     assert _gone(client)  # 40.1 s: the grace is over, and the host never read
+
+
+def test_a_host_that_did_not_run_for_35_s_drops_nobody_for_its_own_absence(pair):
+    """The machine stalled and every thread of the host stopped for 35 s (seen on a starved 2-core host: the big
+    screen and every phone were dropped as deaf when it came back). The phones could neither echo nor be read
+    meanwhile: the socket is pinged again and judged only after ``silent_after`` more seconds, as always after."""
+    server, client = pair
+    clock = FakeClock()
+    limits = Limits(ping_interval=5.0, silent_after=10.0, unread_grace=30.0, host_away=5.0)
+    guard, conn = _guard(server, clock, limits, [])
+    dog = Watchdog(limits, clock)
+    dog.watch(guard)
+    _looks(dog, clock, 6.0)
+    client.sendall(_pong(conn.pings[0]))
+    assert guard.recv(4096)
+    clock.advance(35.0)  # no look, no read: the host did not run
+    dog.check()
+    assert not _gone(client) and len(conn.pings) == 2  # pinged again, not judged
+    echoed = 1
+    for _ in range(20):  # an honest phone echoes each ping once it runs again
+        if len(conn.pings) > echoed:
+            client.sendall(_pong(conn.pings[-1]))
+            assert guard.recv(4096)
+            echoed = len(conn.pings)
+        clock.advance(1.0)
+        dog.check()
+    assert not _gone(client)
+    _looks(dog, clock, 15.0)  # it stops echoing: the excuse is long over, the usual rule drops it
+    assert _gone(client)
 
 
 def test_nothing_unread_is_no_excuse(pair):
