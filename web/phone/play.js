@@ -132,9 +132,11 @@ function chooseEmoji(e, tile) {
 function tapReshuffle() {
   keepAwake();
   const btn = $('btn-reshuffle');
+  // A double tap's second tap first: the first one's vote may already be in the view (a slow phone runs the
+  // server's answer between the two taps), and "A vote is already running" would then be about this very tap's vote.
+  if (justSent('request_reshuffle')) return;
   const why = reshuffleState().why;
   if (why) { atFinger(why, 'refused', { anchor: btn }); haptic('refused'); return; }
-  if (justSent('request_reshuffle')) return; // else "A vote is already running" about this very tap's vote
   send({ type: 'request_reshuffle' }, { anchor: btn });
 }
 
