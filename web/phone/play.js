@@ -132,10 +132,11 @@ function chooseEmoji(e, tile) {
 function tapReshuffle() {
   keepAwake();
   const btn = $('btn-reshuffle');
-  // A double tap's second tap first: the first one's vote may already be in the view (a slow phone runs the
-  // server's answer between the two taps), and "A vote is already running" would then be about this very tap's vote.
-  if (justSent('request_reshuffle')) return;
   const why = reshuffleState().why;
+  // A double tap's second tap says nothing: not even when the first one's vote is already in the view (a slow phone
+  // runs the server's answer between the two taps), where "A vote is already running" would be about its own vote.
+  // Any other reason (the vote ended, the next one is later) is still said.
+  if (justSent('request_reshuffle') && (!why || (S.view.reshuffle || {}).vote)) return;
   if (why) { atFinger(why, 'refused', { anchor: btn }); haptic('refused'); return; }
   send({ type: 'request_reshuffle' }, { anchor: btn });
 }
