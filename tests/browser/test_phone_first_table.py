@@ -61,8 +61,17 @@ def test_r10_a_tap_on_a_sign_that_cannot_be_picked_says_why_at_the_finger(live_s
     finger = page.locator("#finger")
     expect(finger).to_be_visible()
     expect(finger).to_have_text("🦊 was your team’s sign last round: pick another one.")
-    box, tile = finger.bounding_box(), last.bounding_box()
-    assert abs((box["x"] + box["width"] / 2) - (tile["x"] + tile["width"] / 2)) < box["width"], "not at the finger"
+    # Both boxes in one look while the bubble shows (it fades after a moment: on a loaded machine two reads from
+    # here could come after it went).
+    at = page.wait_for_function(
+        """(tile) => {
+            const f = document.querySelector('#finger');
+            const a = f && f.getBoundingClientRect(), b = tile.getBoundingClientRect();
+            return a && a.width ? {finger: a.x + a.width / 2, width: a.width, tile: b.x + b.width / 2} : null;
+        }""",
+        arg=last.element_handle(),
+    ).json_value()
+    assert abs(at["finger"] - at["tile"]) < at["width"], ("not at the finger", at)
     expect(page.locator("#team-sign")).to_have_text("?")  # nothing picked
     shot(page, screenshot_dir, "first-crossed-out-sign")
     page.locator('#sign-body [data-emoji="🐙"]').tap()  # another one is picked as usual

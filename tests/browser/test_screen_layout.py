@@ -66,7 +66,9 @@ class Screens:
                 pick_language(screen.page, lang)
             self.pages.append((screen, sizes, Camera(screen.page, dpr)))
 
-    def wait(self, js: str, timeout: float = 10.0) -> None:
+    def wait(self, js: str, timeout: float = 30.0) -> None:
+        # 30 s, not 10: each of these pages is a TV at up to 3840x2160 that lays out again on every change, and a
+        # loaded machine took over 10 s to show one phase change on all of them.
         for screen, _, _ in self.pages:
             screen.wait(js, timeout)
 
