@@ -41,7 +41,9 @@ await startLanguage(['common', 'screen', 'attract']); // the words first: every 
 
 const link = new Link('/ws/screen', {
   hello: () => ({ type: 'hello', host: hostSecret || null, key: host.hostKey() || null }),
-  maxDelayMs: 1000, // the host's own TV: back within a second of a host restart
+  // The host's own TV retries every half second while the host is down (a refused connect on the laptop costs
+  // nothing): it is the host's again within 2 s of a restart even on a busy laptop (1 s left only ~1 s to spare).
+  maxDelayMs: 500,
   onMessage,
   onStatus: (s) => { store.status = s; renderStatus(); },
 });
