@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from flood_attackers import frame, handshake  # noqa: E402  (bench/flood.py's raw guest socket)
+from simple_websocket import ConnectionClosed  # noqa: E402
 
 from quatro_party.server.testing import WsClient  # noqa: E402
 
@@ -153,9 +154,13 @@ class Host:
         threading.Thread(target=self._read, args=(self.screen,), daemon=True).start()
 
     def _read(self, client: WsClient) -> None:
-        while self._reading and not client.closed:
-            client.recv(0.2)
-            client.frames.clear()
+        try:
+            while self._reading and not client.closed:
+                client.recv(0.2)
+                client.frames.clear()
+        except ConnectionClosed:
+            if self._reading:  # the host closed it mid-run: say so; after close() it is ours closing
+                raise
 
     def round_trips(self, seconds: float) -> list[float]:
         """The honest phones' round trips to the table (seconds), one every :data:`STEP`, for ``seconds``."""
