@@ -380,6 +380,8 @@ def test_r12_r32_random_sign_shown_to_its_team_then_a_void_round(live_server, ph
     assert drawn and drawn in latest_view(others[2])["signs"]
     expect(page.locator("#top-sign")).to_have_text(drawn)
     expect(page.locator("#play-msg")).to_contain_text(f"your sign was drawn — {drawn}")
+    # Held to its dash by a no-break space: on a narrow phone the sign never wraps onto a line of its own.
+    assert f"\u2014\u00a0{drawn}" in page.locator("#play-msg").text_content()
     shot(page, screenshot_dir, "random-sign")
 
     # Three minutes (× 0.05) with no call: the round is void, nobody scores (R32).
