@@ -59,7 +59,7 @@ STEPS = [
     ("sign", sign_view, [], "#btn-lock", ("everybody sees your flashes", "tout le monde voit ce que tu émets")),
     ("hand", play_view, ROUND_OPEN, "#centre", ("Tap one of yours", "Touche une des tiennes")),
     ("cooldown", lambda: play_view(swap_wait=1.6), [], "#hand-zone", ("you wait 2 s", "tu attends 2 s")),
-    ("channel", play_view, [], "#btn-channel", ("every 5 s", "toutes les 5 s")),
+    ("channel", play_view, [], "#channel-toggle", ("every 5 s", "toutes les 5 s")),
     (
         "partner_sign",
         play_view,
@@ -255,7 +255,7 @@ def test_while_you_hold_a_carre_only_the_carre_hints_speak(chromium, site):
         # the carré comes: the Contre hint gives way to the channel's, which points at the toggle it is about
         assert feed(page, play_view(has_carre=True)) == "channel"
         placed(page)
-        assert page.evaluate(CHECK, ["channel", "#btn-channel"]) == []
+        assert page.evaluate(CHECK, ["channel", "#channel-toggle"]) == []
         page.locator(".coach .coach-ok").click()
         assert feed(page, play_view(has_carre=True)) is None
         # the partner's sign still speaks (it is about calling, and points at Quatro)
