@@ -3,6 +3,7 @@
 
     python3 bench/hellos.py                      # 60 addresses, 19 hellos/s each, 6 s quiet then 6 s attacked
     python3 bench/hellos.py --addresses 60 --rate 19 --seconds 6
+    python3 bench/hellos.py --pin                # guests on the last CPU, host and honest phone on the others
 
 The host is the real launcher in a child process (its own state folder), with four phones seated and its big
 screen listening. An honest phone measures its round trip to the table thread: it sends ``watch`` (a seated
@@ -12,7 +13,9 @@ rests on a few hundred samples. First
 ``--seconds`` quiet; then the same while ``--addresses`` guests (one socket each, from 127.0.0.2 and up, in
 another child process so that their threads do not share a GIL with the one being timed) each send ``hello``
 ``--rate`` times a second, just under the table's own flood limit, reading every frame and answering pings as a
-browser does. Printed: both p50/p99, their ratio (target p99 ≤ 2× quiet), and what the guests were sent
+browser does. With ``--pin`` (Linux) the guests run on the last CPU and the host and the honest phones on the
+others: on a 2-core machine the guests' own work otherwise takes the core the host needs, which no guest's phone
+does at a party. Printed: both p50/p99, their ratio (target p99 ≤ 2× quiet), and what the guests were sent
 (frames, bytes) beside what the same hellos would have cost at one full view each.
 """
 
@@ -164,7 +167,7 @@ class Host:
 
     def round_trips(self, seconds: float) -> list[float]:
         """The honest phones' round trips to the table (seconds), one every :data:`STEP`, for ``seconds``."""
-        out = []
+        out: list[float] = []
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             phone = self.phones[len(out) % len(self.phones)]
@@ -193,7 +196,7 @@ def _p(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
-def run(addresses: int, rate: float, seconds: float) -> dict[str, Any]:
+def run(addresses: int, rate: float, seconds: float, guest_cpu: int | None = None) -> dict[str, Any]:
     """Quiet then attacked, in one run: the honest round trips of both, and what the guests were sent."""
     host = Host()
     try:
@@ -202,6 +205,7 @@ def run(addresses: int, rate: float, seconds: float) -> dict[str, Any]:
         attack = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), "--attacker", str(host.port)]
             + [str(addresses), str(rate), str(seconds + 1.0)],
+            env={**os.environ, "QUATRO_BENCH_GUEST_CPU": str(guest_cpu) if guest_cpu is not None else ""},
             stdout=subprocess.PIPE,
             text=True,
             cwd=ROOT,
@@ -235,14 +239,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--addresses", type=int, default=60)
     ap.add_argument("--rate", type=float, default=19.0)
     ap.add_argument("--seconds", type=float, default=6.0)
+    ap.add_argument("--pin", action="store_true", help="guests on the last CPU, the rest on the others (Linux)")
     ap.add_argument("--attacker", nargs=4, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if args.pin and len(cpus) < 2:
+        print("--pin needs Linux and two CPUs or more", file=sys.stderr)
+        return 2
     if args.attacker:
+        guest_cpu = os.environ.get("QUATRO_BENCH_GUEST_CPU")
+        if guest_cpu:  # --pin: the parent, pinned away from this CPU, names it
+            os.sched_setaffinity(0, {int(guest_cpu)})
         port, addresses, rate, seconds = args.attacker
         print(json.dumps(greeters(int(port), int(addresses), float(rate), float(seconds))), flush=True)
         return 0
-    print(f"loopback, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
-    text, ratio = report(run(args.addresses, args.rate, args.seconds), args.addresses, args.rate)
+    if args.pin:  # the host child and its honest phones inherit this; the guests' child pins itself
+        os.sched_setaffinity(0, cpus[:-1])
+    pinned = f", guests pinned to CPU {cpus[-1]}" if args.pin else ""
+    print(f"loopback, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}{pinned}")
+    text, ratio = report(
+        run(args.addresses, args.rate, args.seconds, cpus[-1] if args.pin else None), args.addresses, args.rate
+    )
     print(text)
     return 0 if ratio <= 2.0 else 1
 
