@@ -27,12 +27,17 @@ _spec.loader.exec_module(flood)
 @pytest.mark.slow
 @pytest.mark.timeout(240)
 def test_1022_idle_sockets_from_90_addresses_lock_nobody_out_and_deaf_sockets_go(tmp_path, monkeypatch):
-    log = tmp_path / "host.log"
+    log = tmp_path / "host.stderr"
     monkeypatch.setenv("QUATRO_BENCH_CHILD_LOG", str(log))  # the host's own stderr: its last words if it dies
+    state = tmp_path / "state"
+    monkeypatch.setenv("QUATRO_STATE_DIR", str(state))  # and its log file (host.log): when it dropped whom
     try:
         r = flood.run_doors(1022, 90, 20)
     except Exception:
         print("the host's stderr, last 6,000 bytes:\n" + log.read_bytes()[-6000:].decode(errors="replace"))
+        said = state / "host.log"
+        if said.exists():
+            print("its log, last 12,000 bytes:\n" + said.read_bytes()[-12000:].decode(errors="replace"))
         raise
     print(json.dumps(r))
     assert r["open_then"] >= 1000, r["open_then"]  # the door was full when the honest ones came

@@ -24,6 +24,7 @@ from typing import Any
 
 import websocket
 
+from ...timeouts import limit
 from .base import Engine
 
 FIREFOX = os.environ.get("QUATRO_FIREFOX") or shutil.which("firefox-esr") or "/usr/bin/firefox-esr"
@@ -101,7 +102,8 @@ class Firefox(Engine):
         self.ids = itertools.count(1)
         self.replies: dict[int, dict[str, Any]] = {}
         self.lock = threading.Lock()
-        self.send("session.new", {"capabilities": {"alwaysMatch": {"acceptInsecureCerts": True}}})
+        # A fresh profile's first session: beside two busy processes and three workers it took over 30 s once.
+        self.send("session.new", {"capabilities": {"alwaysMatch": {"acceptInsecureCerts": True}}}, timeout=limit(60))
         tree = self.send("browsingContext.getTree", {})
         self.context = tree["contexts"][0]["context"]
 
