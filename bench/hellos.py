@@ -247,19 +247,18 @@ def main(argv: list[str] | None = None) -> int:
         print("--pin needs Linux and two CPUs or more", file=sys.stderr)
         return 2
     if args.attacker:
-        guest_cpu = os.environ.get("QUATRO_BENCH_GUEST_CPU")
-        if guest_cpu:  # --pin: the parent, pinned away from this CPU, names it
-            os.sched_setaffinity(0, {int(guest_cpu)})
+        named = os.environ.get("QUATRO_BENCH_GUEST_CPU")
+        if named:  # --pin: the parent, pinned away from this CPU, names it
+            os.sched_setaffinity(0, {int(named)})
         port, addresses, rate, seconds = args.attacker
         print(json.dumps(greeters(int(port), int(addresses), float(rate), float(seconds))), flush=True)
         return 0
-    if args.pin:  # the host child and its honest phones inherit this; the guests' child pins itself
+    guest_cpu = cpus[-1] if args.pin else None
+    if guest_cpu is not None:  # the host child and its honest phones inherit this; the guests' child pins itself
         os.sched_setaffinity(0, cpus[:-1])
-    pinned = f", guests pinned to CPU {cpus[-1]}" if args.pin else ""
+    pinned = f", guests pinned to CPU {guest_cpu}" if guest_cpu is not None else ""
     print(f"loopback, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}{pinned}")
-    text, ratio = report(
-        run(args.addresses, args.rate, args.seconds, cpus[-1] if args.pin else None), args.addresses, args.rate
-    )
+    text, ratio = report(run(args.addresses, args.rate, args.seconds, guest_cpu), args.addresses, args.rate)
     print(text)
     return 0 if ratio <= 2.0 else 1
 
