@@ -13,7 +13,10 @@ import pytest
 from quatro_party.engine import SIGNS
 from quatro_party.server.botstub import StubBot
 
-FAST = 0.05  # every rule duration × 0.05: sign phase 1.5 s, round 9 s, pause 1.5 s
+#: Every rule duration × 0.2: sign phase 6 s, round 36 s, pause 6 s. The tests' own moves end every phase (all
+#: ready, a call, the host's next round); the timers only bound them. At 0.05 a loaded machine (two busy processes
+#: beside a full run) saw a whole 1.5 s sign phase pass, signs drawn at random, before a test came to pick them.
+FAST = 0.2
 
 
 def _seat_four(server):
@@ -104,10 +107,7 @@ def _check_frame(text: str, my_seat: int | None, my_team: int | None, secret_sig
                 assert sign not in visible, f"team {team}'s sign {sign} reached a socket of team {my_team}"
 
 
-# The test's own moves end every phase (all ready, a call, the host's next round); the timers only bound them. At
-# FAST a loaded machine (two busy processes beside a full run) saw a whole 1.5 s sign phase pass, signs drawn at
-# random, before the test came to pick them: here the sign phase is 6 s, the round 36 s.
-@pytest.mark.live_server(time_scale=0.2)
+@pytest.mark.live_server(time_scale=FAST)
 def test_r39_raw_frames_of_a_whole_game_hold_nothing_private(live_server):
     screen, phones = _seat_four(live_server)
     spectator = live_server.phone()  # on the join page, never seated
