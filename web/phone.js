@@ -82,14 +82,18 @@ function anchor(key) {
   return el && !el.closest('[hidden]') && el.getClientRects().length ? el : null;
 }
 
-// The strip lends a hint in play the room it can spare: then the hint covers nothing.
+// The strip lends a hint in play the room it can spare: then the hint covers nothing. Where it can spare less than
+// the whole bubble (a carré's hand on a small phone), it lends what it has, and the bubble's rest lies over what
+// follows the strip (the coach checks that this covers nothing it keeps).
 function coachRoom(h) {
   const spacer = $('coach-room');
   if (!h || document.body.dataset.screen !== 'play') { spacer.hidden = true; return null; }
+  const screen = $('screen-play');
   spacer.style.height = `${Math.ceil(h)}px`;
   spacer.hidden = false;
-  const screen = $('screen-play');
-  if (screen.scrollHeight > screen.clientHeight + 1) { spacer.hidden = true; return null; }
+  const over = screen.scrollHeight - screen.clientHeight;
+  if (over > 1) spacer.style.height = `${Math.max(0, Math.floor(h - over))}px`;
+  if (over > h / 2 || screen.scrollHeight > screen.clientHeight + 1) { spacer.hidden = true; return null; }
   return spacer;
 }
 

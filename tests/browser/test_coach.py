@@ -33,10 +33,12 @@ def sign_view() -> dict:
     return view
 
 
-def play_view(**you) -> dict:
+def play_view(channel_held: bool = False, **you) -> dict:
+    """The sample play view, seen by a player (seat 0) who holds no channel unless ``channel_held``."""
     view = sample("seat_play.json")
     view["reshuffle"] = {"done": False, "vote": None, "next_vote_in": None}
     view["you"].update({"swap_wait": 0.0, "channel_choice": None, "voter": False, **you})
+    view["seats"][view["you"]["seat"]]["channel"] = {"held": channel_held, "emoji": None}
     return view
 
 
@@ -256,6 +258,9 @@ def test_while_you_hold_a_carre_only_the_carre_hints_speak(chromium, site):
         assert feed(page, play_view(has_carre=True)) == "channel"
         placed(page)
         assert page.evaluate(CHECK, ["channel", "#channel-toggle"]) == []
+        # taking the channel is doing what it says: it goes, and comes back while the channel is not held
+        assert feed(page, play_view(channel_held=True, has_carre=True)) is None
+        assert feed(page, play_view(has_carre=True)) == "channel"
         page.locator(".coach .coach-ok").click()
         assert feed(page, play_view(has_carre=True)) is None
         # the partner's sign still speaks (it is about calling, and points at Quatro)

@@ -147,3 +147,56 @@ def test_a_phone_that_never_played_sees_each_hint_at_its_moment_in_a_real_game(
     seen = json.loads(page.evaluate("localStorage.getItem('quatro.coach.seen')"))
     assert set(WORDS) <= set(seen)
     assert ana.errors == []
+
+
+#: Every tile in sight in the open emoji tray (its rows scroll sideways) can be tapped: what lies at its centre is
+#: the tile, not a hint bubble. Returns the tiles that cannot, and how many were in sight.
+TRAY_FREE = """() => {
+  const grid = document.querySelector('#tray-grid').getBoundingClientRect();
+  const inSight = [...document.querySelectorAll('#tray-grid .emoji-tile')].filter((t) => {
+    const r = t.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    return x > grid.left && x < grid.right && y > grid.top && y < grid.bottom;
+  });
+  const covered = inSight.filter((t) => {
+    const r = t.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !(hit && t.contains(hit));
+  });
+  return [covered.map((t) => t.dataset.emoji), inSight.length];
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_r17_r18_a_first_timer_who_takes_the_channel_as_its_hint_says_can_tap_the_sign(
+    live_server_factory, screenshot_dir, phone_page, size
+):
+    """The channel hint says "take the channel and pick an emoji". A first-timer with a carré does just that, and
+    the emoji tray that opens is theirs to tap: the hint was followed, so it goes, and never lies over the tray it
+    sent them to (at 390x844 its bubble stayed over the tray's first row, and the tap on the sign hit the bubble)."""
+    live_server = live_server_factory(seats=4, public_host=PUBLIC, time_scale=0.6)
+    ana = phone_page(live_server, 0, "Ana", size=SIZES[size], fresh=True)
+    page = ana.page
+    others = seat_phones(live_server, {1: "Bruno", 2: "Chloé", 3: "Dora"})
+    assert live_server.screen().host("start_game")["type"] == "ok"
+    hint_shows(page, "sign", "en")
+    dismiss(page, "sign")
+    ready_pages([ana], list(others.values()))
+    expect(page.locator("#screen-play")).to_be_visible()
+    live_server.table.set_position("AAAA KKJJ QQJT TTJK | KQQT")  # Ana's carré: the hints about it speak
+    hint_shows(page, "channel", "en")
+    ana.shot(screenshot_dir, f"first-coach-channel-carre-{size}")
+    view = others[1].wait_state(lambda v: v["phase"] == "play")
+    mate = next(s["seat"] for s in view["seats"] if s["team"] == view["seats"][0]["team"] and s["seat"] != 0)
+    sign = others[mate].wait_state(lambda v: v["phase"] == "play")["you"]["sign"]
+    page.locator("#channel-toggle").tap()  # as the hint says
+    tile = page.locator(f'#tray-grid [data-emoji="{sign}"]')
+    expect(tile).to_be_visible()
+    entered(page.locator("#tray"))
+    expect(page.locator('.coach[data-hint="channel"]')).to_have_count(0)
+    covered, in_sight = page.evaluate(TRAY_FREE)
+    assert covered == [] and in_sight >= 8, (covered, in_sight)
+    ana.shot(screenshot_dir, f"first-coach-channel-taken-{size}")
+    tile.tap()
+    emitted(others[1], 0, sign)
+    assert ana.errors == []

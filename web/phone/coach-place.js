@@ -6,7 +6,8 @@
 // And `room(h)`: the page may make room for a bubble `h` px tall (the play screen lends the strip's spare height)
 // and return that empty zone, or null when it has none.
 // The bubble is placed beside its control (above or below) when that covers nothing kept nor clear; else in the
-// room the page makes or over the spare zone; else wherever on the screen covers nothing kept and the least of the
+// room the page makes (a room shorter than the bubble lets it lie over what follows, if that is nothing kept) or
+// over the spare zone; else wherever on the screen covers nothing kept and the least of the
 // rest; failing everything, beside its control.
 
 const MARGIN = 8;
@@ -60,11 +61,16 @@ export function placeBubble(el, target, { keep = () => [], clear = () => [], spa
     const b = box(left, p.top);
     if (!blocked(b) && cost(b) === 0) return put(p.side, p.top, left, false);
   }
-  // A zone made for it, or one it may lie over.
+  // A zone made for it (where the page could make less than its height, the rest of it may lie over what follows,
+  // never over what is kept), or one it may lie over.
   const made = room ? room(h) : null;
   if (made && shown(made)) {
     const z = made.getBoundingClientRect();
-    return put('over', z.top, within(z.left + (z.width - w) / 2), true);
+    const b = box(within(z.left + (z.width - w) / 2), Math.max(MARGIN, Math.min(z.top, vh - h - MARGIN)));
+    // measured again: the strip gave up its spare height to the room
+    const keptNow = rects(keep()).concat([target.getBoundingClientRect()]);
+    if (!keptNow.some((k) => area(b, k) > 0)) return put('over', b.top, b.left, true);
+    room(0);
   }
   const zone = spare();
   if (shown(zone) && zone !== target) {

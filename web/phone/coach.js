@@ -34,7 +34,7 @@
 //   sign          the sign phase: everybody sees your flashes; only your partner knows this one means a carré
 //   hand          the first play: your hand and the centre, how to swap (points at the centre)
 //   cooldown      your first swap: the wait between two swaps
-//   channel       take the channel, pick an emoji, it flashes on the TV every N s
+//   channel       take the channel, pick an emoji, it flashes on the TV every N s (until the channel is taken)
 //   reshuffle     nobody has swapped for a while: Reshuffle
 //   one_call      the first reveal: one call ends the round, right or wrong
 // While you hold a carré only the hints about it speak (partner_sign, channel): any other bubble would lie over
@@ -68,7 +68,9 @@ const HINTS = [
   // over the centre, not the hand: the centre is what the hint teaches to look at, and the hand stays free
   { key: 'hand', anchor: 'centre', due: (c) => c.play && c.hand, still: (c) => c.play },
   { key: 'cooldown', anchor: 'hand', due: (c) => c.play && c.waiting, still: (c) => c.play },
-  { key: 'channel', anchor: 'channel', carre: true, due: (c) => c.play && (c.hasCarre || c.seen.has('cooldown')), still: (c) => c.play },
+  // until the channel is taken: the hint was followed, and the emoji tray it opens is the player's to tap
+  { key: 'channel', anchor: 'channel', carre: true,
+    due: (c) => c.play && !c.holdsChannel && (c.hasCarre || c.seen.has('cooldown')), still: (c) => c.play && !c.holdsChannel },
   { key: 'reshuffle', anchor: 'reshuffle', due: (c) => c.play && c.idle && c.canReshuffle, still: (c) => c.play && c.canReshuffle },
   { key: 'one_call', anchor: 'result', due: (c) => c.result, still: (c) => c.result },
 ];
@@ -172,6 +174,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
       hand: play && Array.isArray(you.hand) && you.hand.length > 0,
       waiting: play && (you.swap_wait > 0 || prevWait > 0),
       hasCarre: play && Boolean(you.has_carre),
+      holdsChannel: play && Boolean(mySeat && mySeat.channel && mySeat.channel.held),
       partnerFlashedSign: round.partnerSign,
       repeated,
       voting: Boolean(you && you.voter && reshuffle.vote),
