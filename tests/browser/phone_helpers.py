@@ -299,6 +299,40 @@ def resize(page: Any, width: int, height: int) -> None:
     page.evaluate(RESIZED, [width, height, limit_ms(10)])
 
 
+#: Where a bubble (a selector, or a box kept by KEEP_FINGER) lies over what a player must keep in sight: the hand,
+#: the seat strip, help. ``null`` when the bubble is not shown.
+COVERS = """(sel) => {
+  let r = sel;  // a selector, or a box the page kept (KEEP_FINGER)
+  if (typeof sel === 'string') {
+    const b = document.querySelector(sel);
+    if (!b || b.hidden || !b.getClientRects().length) return null;
+    r = b.getBoundingClientRect();
+  }
+  if (!r) return null;
+  const out = [];
+  for (const id of ['hand-zone', 'strip', 'help']) {
+    const z = document.getElementById(id);
+    if (!z || z.closest('[hidden]') || !z.getClientRects().length) continue;
+    const q = z.getBoundingClientRect();
+    const w = Math.min(r.right, q.right) - Math.max(r.left, q.left), h = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+    if (w > 1 && h > 1) out.push(`#${id} (${Math.round(w)}×${Math.round(h)})`);
+  }
+  return out;
+}"""
+#: The finger bubble's last box while it shows, kept by the page: it fades after 1.6 s, which on a loaded machine
+#: passed before the tray had finished opening and could be measured against. Its layout box (it is fixed, placed
+#: by left/top), not the one drawn while it pops in from 85 %.
+KEEP_FINGER = """() => {
+  const f = document.getElementById('finger');
+  window.__finger = null;
+  new MutationObserver(() => {
+    if (f.hidden) return;
+    const left = parseFloat(f.style.left), top = parseFloat(f.style.top);
+    window.__finger = { left, top, right: left + f.offsetWidth, bottom: top + f.offsetHeight };
+  }).observe(f, { attributes: true, childList: true });
+}"""
+
+
 #: Resolves when the short motions now running (card slides, fades: at most 600 ms, not looping) have ended.
 SETTLED = """() => Promise.all(document.getAnimations()
     .filter(a => { const t = a.effect && a.effect.getTiming(); return t && typeof t.duration === 'number'

@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 
 from ..clocks import StoppableClock
 from ..timeouts import limit_ms
-from .phone_helpers import entered, seat_phones
+from .phone_helpers import COVERS, KEEP_FINGER, SETTLED, entered, seat_phones
 from .qa_helpers import (
     PUBLIC,
     SIZES,
@@ -189,6 +189,7 @@ def test_r17_r18_a_first_timer_who_takes_the_channel_as_its_hint_says_can_tap_th
     view = others[1].wait_state(lambda v: v["phase"] == "play")
     mate = next(s["seat"] for s in view["seats"] if s["team"] == view["seats"][0]["team"] and s["seat"] != 0)
     sign = others[mate].wait_state(lambda v: v["phase"] == "play")["you"]["sign"]
+    page.evaluate(KEEP_FINGER)
     page.locator("#channel-toggle").tap()  # as the hint says
     tile = page.locator(f'#tray-grid [data-emoji="{sign}"]')
     expect(tile).to_be_visible()
@@ -196,6 +197,11 @@ def test_r17_r18_a_first_timer_who_takes_the_channel_as_its_hint_says_can_tap_th
     expect(page.locator('.coach[data-hint="channel"]')).to_have_count(0)
     covered, in_sight = page.evaluate(TRAY_FREE)
     assert covered == [] and in_sight >= 8, (covered, in_sight)
+    # "Channel taken ✓" at the finger: the page moved under it as the tray opened and the hint gave its room back
+    # (at 360x640 the hand rose under it); where it ended, against the hand, strip and help once all has settled
+    page.wait_for_function("window.__finger !== null")
+    covers = page.evaluate(f"async () => {{ await ({SETTLED})(); return ({COVERS})(window.__finger); }}")
+    assert covers == [], f"the channel's answer covers {covers} at {size}"
     ana.shot(screenshot_dir, f"first-coach-channel-taken-{size}")
     tile.tap()
     emitted(others[1], 0, sign)

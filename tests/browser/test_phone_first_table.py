@@ -17,39 +17,18 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .phone_helpers import SETTLED, everybody_ready, game_with_page, latest_view, set_position, shot
+from .phone_helpers import (
+    COVERS,
+    KEEP_FINGER,
+    SETTLED,
+    everybody_ready,
+    game_with_page,
+    latest_view,
+    set_position,
+    shot,
+)
 
-#: Boxes of a bubble against what it must leave in sight, and of the tray's tiles.
-COVERS = """(sel) => {
-  let r = sel;  // a selector, or a box the page kept (KEEP_FINGER)
-  if (typeof sel === 'string') {
-    const b = document.querySelector(sel);
-    if (!b || b.hidden || !b.getClientRects().length) return null;
-    r = b.getBoundingClientRect();
-  }
-  if (!r) return null;
-  const out = [];
-  for (const id of ['hand-zone', 'strip', 'help']) {
-    const z = document.getElementById(id);
-    if (!z || z.closest('[hidden]') || !z.getClientRects().length) continue;
-    const q = z.getBoundingClientRect();
-    const w = Math.min(r.right, q.right) - Math.max(r.left, q.left), h = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
-    if (w > 1 && h > 1) out.push(`#${id} (${Math.round(w)}×${Math.round(h)})`);
-  }
-  return out;
-}"""
-#: The finger bubble's last box while it shows, kept by the page: it fades after 1.6 s, which on a loaded machine
-#: passed before the tray had finished opening and could be measured against. Its layout box (it is fixed, placed
-#: by left/top), not the one drawn while it pops in from 85 %.
-KEEP_FINGER = """() => {
-  const f = document.getElementById('finger');
-  window.__finger = null;
-  new MutationObserver(() => {
-    if (f.hidden) return;
-    const left = parseFloat(f.style.left), top = parseFloat(f.style.top);
-    window.__finger = { left, top, right: left + f.offsetWidth, bottom: top + f.offsetHeight };
-  }).observe(f, { attributes: true, childList: true });
-}"""
+#: The tray's tiles, their short side.
 TILES = """() => [...document.querySelectorAll('#tray-grid .emoji-tile')].map((e) => e.getBoundingClientRect())
   .filter((r) => r.width).map((r) => Math.min(r.width, r.height))"""
 

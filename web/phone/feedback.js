@@ -40,15 +40,24 @@ export function atFinger(text, kind = 'info', { anchor = null, ms = 1600 } = {})
   } else { x = W / 2; y = H / 2; }
   const w = el.offsetWidth;
   const hgt = el.offsetHeight;
-  const at = bubbleAt(x, y, w, hgt, W, H);
-  el.style.left = `${at.left}px`;
-  el.style.top = `${at.top}px`;
+  const place = () => {
+    const at = bubbleAt(x, y, w, hgt, W, H);
+    el.style.left = `${at.left}px`;
+    el.style.top = `${at.top}px`;
+  };
+  place();
   el.dataset.kind = kind;
   clearTimeout(fingerTimer);
   el.classList.remove('pop');
   void el.offsetWidth;
   el.classList.add('pop');
   fingerTimer = setTimeout(() => { el.hidden = true; }, ms);
+  // The answer may come just before the view it answers is drawn (the channel's tray opening, a hint giving back
+  // the room it was lent): the page then moves under the bubble. Placed again once that frame is laid out.
+  const shownAs = el.textContent;
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    if (!el.hidden && el.textContent === shownAs) place();
+  }));
 }
 
 // A bubble leaves your cards, the seats' lamps, help and the emoji tray (what a player who just took the channel
