@@ -82,9 +82,7 @@ function anchor(key) {
   return el && !el.closest('[hidden]') && el.getClientRects().length ? el : null;
 }
 
-// The strip lends a hint in play the room it can spare: then the hint covers nothing. Where it can spare less than
-// the whole bubble (a carré's hand on a small phone), it lends what it has, and the bubble's rest lies over what
-// follows the strip (the coach checks that this covers nothing it keeps).
+// The strip lends a hint in play the room it can spare (at least half the hint: the coach checks the rest).
 function coachRoom(h) {
   const spacer = $('coach-room');
   if (!h || document.body.dataset.screen !== 'play') { spacer.hidden = true; return null; }

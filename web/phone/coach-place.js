@@ -47,10 +47,11 @@ export function placeBubble(el, target, { keep = () => [], clear = () => [], spa
   }
   const rects = (list) => list.filter((z) => shown(z) && !z.contains(target) && !target.contains(z))
     .map((z) => z.getBoundingClientRect());
-  const kept = rects(keep()).concat([r]); // and never over its own control
+  const keptNow = () => rects(keep()).concat([target.getBoundingClientRect()]); // and never over its own control
+  const kept = keptNow();
   const soft = rects(clear());
   const box = (left, top) => ({ left, top, right: left + w, bottom: top + h });
-  const blocked = (b) => kept.some((k) => area(b, k) > 0);
+  const blocked = (b, zones = kept) => zones.some((k) => area(b, k) > 0);
   const cost = (b) => soft.reduce((sum, z) => sum + area(b, z), 0);
 
   const left = within(cx - w / 2);
@@ -61,15 +62,12 @@ export function placeBubble(el, target, { keep = () => [], clear = () => [], spa
     const b = box(left, p.top);
     if (!blocked(b) && cost(b) === 0) return put(p.side, p.top, left, false);
   }
-  // A zone made for it (where the page could make less than its height, the rest of it may lie over what follows,
-  // never over what is kept), or one it may lie over.
+  // A zone made for it (if shorter, the rest over nothing kept), or one it may lie over.
   const made = room ? room(h) : null;
   if (made && shown(made)) {
     const z = made.getBoundingClientRect();
     const b = box(within(z.left + (z.width - w) / 2), Math.max(MARGIN, Math.min(z.top, vh - h - MARGIN)));
-    // measured again: the strip gave up its spare height to the room
-    const keptNow = rects(keep()).concat([target.getBoundingClientRect()]);
-    if (!keptNow.some((k) => area(b, k) > 0)) return put('over', b.top, b.left, true);
+    if (!blocked(b, keptNow())) return put('over', b.top, b.left, true); // the strip gave its room: measure again
     room(0);
   }
   const zone = spare();

@@ -68,7 +68,7 @@ const HINTS = [
   // over the centre, not the hand: the centre is what the hint teaches to look at, and the hand stays free
   { key: 'hand', anchor: 'centre', due: (c) => c.play && c.hand, still: (c) => c.play },
   { key: 'cooldown', anchor: 'hand', due: (c) => c.play && c.waiting, still: (c) => c.play },
-  // until the channel is taken: the hint was followed, and the emoji tray it opens is the player's to tap
+  // until taken: the tray it opens is the player's to tap
   { key: 'channel', anchor: 'channel', carre: true,
     due: (c) => c.play && !c.holdsChannel && (c.hasCarre || c.seen.has('cooldown')), still: (c) => c.play && !c.holdsChannel },
   { key: 'reshuffle', anchor: 'reshuffle', due: (c) => c.play && c.idle && c.canReshuffle, still: (c) => c.play && c.canReshuffle },

@@ -18,6 +18,7 @@ export function haptic(kind) {
 }
 
 let fingerTimer = null;
+let fingerShown = 0;
 /**
  * Show `text` in a bubble just above where the finger last touched (or over `anchor`, an element, when the tap came
  * from a keyboard). kind: 'ok' | 'refused' | 'lost' | 'info' | 'hold'.
@@ -52,11 +53,10 @@ export function atFinger(text, kind = 'info', { anchor = null, ms = 1600 } = {})
   void el.offsetWidth;
   el.classList.add('pop');
   fingerTimer = setTimeout(() => { el.hidden = true; }, ms);
-  // The answer may come just before the view it answers is drawn (the channel's tray opening, a hint giving back
-  // the room it was lent): the page then moves under the bubble. Placed again once that frame is laid out.
-  const shownAs = el.textContent;
+  // Its view may be drawn just after it (the tray opens): placed again then.
+  const shown = ++fingerShown;
   requestAnimationFrame(() => requestAnimationFrame(() => {
-    if (!el.hidden && el.textContent === shownAs) place();
+    if (!el.hidden && shown === fingerShown) place();
   }));
 }
 
