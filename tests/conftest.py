@@ -31,6 +31,9 @@ poking ``table.game`` inside ``table.call``), ``close_all(code, reason)`` (a net
 **fields)``, ``expect(type_or_pred, timeout)``, ``wait_state(pred, timeout)``,
 ``frames`` (every raw text frame received), ``state``, ``token``, ``seat``, ``close()``.
 
+``once`` — ``once.get(key, compute)``: a result worked out once in the whole run and read by every
+worker that asks (tests/sharing.py): the ladder's cells, the wheel, the bundle.
+
 ``live_server_factory`` — ``start(**config) -> LiveServer`` for tests that need
 several servers or want to build the config at run time; all are stopped after
 the test.
@@ -59,6 +62,7 @@ import pytest
 
 from quatro_party.server.testing import TEST_HOST_SECRET, LiveServer, WsClient
 
+from .sharing import OncePerRun, file_lock
 from .timeouts import FACTOR, limit
 
 __all__ = ["TEST_HOST_SECRET", "LiveServer", "WsClient"]
@@ -111,19 +115,12 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 @contextlib.contextmanager
 def _run_lock(exclusive: bool) -> Iterator[None]:
     run = os.environ.get("PYTEST_XDIST_TESTRUNUID")  # the same in every worker of one run
-    try:
-        import fcntl  # POSIX; on Windows the load tests simply share the machine
-    except ImportError:
-        fcntl = None  # type: ignore[assignment]
-    if run is None or fcntl is None:  # one process: nothing runs beside anything
+    if run is None:  # one process: nothing runs beside anything
         yield
         return
-    with open(Path(tempfile.gettempdir()) / f"quatro-tests-{run}.lock", "ab") as f:
-        fcntl.flock(f, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
+    # Without fcntl (Windows) no lock is taken: the load tests simply share the machine.
+    with file_lock(Path(tempfile.gettempdir()) / f"quatro-tests-{run}.lock", exclusive):
+        yield
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -181,3 +178,11 @@ def live_server(request: pytest.FixtureRequest, live_server_factory: Callable[..
     marker = request.node.get_closest_marker("live_server")
     config = dict(marker.kwargs) if marker else {}
     return live_server_factory(**config)
+
+
+@pytest.fixture(scope="session")
+def once(tmp_path_factory: pytest.TempPathFactory) -> OncePerRun:
+    """Results worked out once per run and shared by every worker (tests/sharing.py): ``once.get(key, compute)``.
+    A worker's base temporary folder is ``popen-gwN`` inside the run's; one process uses its own."""
+    base = tmp_path_factory.getbasetemp()
+    return OncePerRun((base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "once")

@@ -6,20 +6,32 @@ about two standard errors of a rate measured on this many games. The targets (T1
 
 from __future__ import annotations
 
-import functools
+from typing import Protocol
 
 import pytest
 
 from quatro_party.simulate import Summary, run
+from tests.sharing import OncePerRun
 
 GAMES = 120  # a cell: SE of a rate near 50 % is 4.6 points
 MARGIN = 0.10  # about two standard errors
 SEED = 500  # not the ladder's seeds: the tests check the calibration on games it was not tuned on
 
 
-@functools.cache
-def cell(*teams: str, seats: int = 4, games: int = GAMES) -> Summary:
-    return run(list(teams), games, seats, first_seed=SEED, jobs=2)
+class Cell(Protocol):
+    def __call__(self, *teams: str, seats: int = 4, games: int = GAMES) -> Summary: ...
+
+
+@pytest.fixture
+def cell(once: OncePerRun) -> Cell:
+    """A cell of the ladder: ``games`` games of ``teams`` at ``seats`` seats. Several tests read the same cell;
+    it is played once in the whole run (tests/sharing.py), whichever worker asks first."""
+
+    def played(*teams: str, seats: int = 4, games: int = GAMES) -> Summary:
+        key = f"ladder cell {teams} seats={seats} games={games} first_seed={SEED}"
+        return once.get(key, lambda: run(list(teams), games, seats, first_seed=SEED, jobs=2))
+
+    return played
 
 
 def rate(summary: Summary, team: str) -> float:
@@ -27,30 +39,30 @@ def rate(summary: Summary, team: str) -> float:
 
 
 @pytest.mark.parametrize("level,low,high", [("easy", 0.65, 0.75), ("normal", 0.40, 0.55), ("hard", 0.25, 0.35)])
-def test_t1_newcomer_with_a_bot_partner_against_two_bots_of_its_level(level, low, high):
+def test_t1_newcomer_with_a_bot_partner_against_two_bots_of_its_level(cell: Cell, level, low, high):
     s = cell(f"newcomer+{level}", level)
     assert low - MARGIN <= rate(s, f"newcomer+{level}") <= high + MARGIN, s.table()
 
 
 @pytest.mark.parametrize("level,low,high", [("easy", 0.70, 1.0), ("normal", 0.30, 0.50), ("hard", 0.10, 0.30)])
-def test_t2_two_newcomers_against_two_bots(level, low, high):
+def test_t2_two_newcomers_against_two_bots(cell: Cell, level, low, high):
     s = cell("newcomer", level)
     assert low - MARGIN <= rate(s, "newcomer") <= high + MARGIN, s.table()
 
 
-def test_t3_a_hard_partner_is_worth_forty_points_more_than_an_easy_one_against_two_normal():
+def test_t3_a_hard_partner_is_worth_forty_points_more_than_an_easy_one_against_two_normal(cell: Cell):
     hard, easy = cell("newcomer+hard", "normal"), cell("newcomer+easy", "normal")
     gain = rate(hard, "newcomer+hard") - rate(easy, "newcomer+easy")
     assert gain >= 0.40 - MARGIN * 1.4, (hard.table(), easy.table())  # a difference of two rates: sqrt(2) SE
 
 
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
-def test_t4_the_newcomer_takes_part_in_at_least_40_percent_of_its_teams_points(level):
+def test_t4_the_newcomer_takes_part_in_at_least_40_percent_of_its_teams_points(cell: Cell, level):
     for s, team in ((cell(f"newcomer+{level}", level), f"newcomer+{level}"), (cell("newcomer", level), "newcomer")):
         assert s.newcomer_share(team) >= 0.40 - 0.05, s.table()
 
 
-def test_t5_bots_call_quatro_at_a_human_pace_and_choose_their_emoji_a_beat_after_taking_the_channel():
+def test_t5_bots_call_quatro_at_a_human_pace_and_choose_their_emoji_a_beat_after_taking_the_channel(cell: Cell):
     cells = [cell("newcomer+hard", "hard"), cell("hard", "normal"), cell("normal", "easy")]
     pace = sorted(p for s in cells for p in s.quatro_pace)
     assert len(pace) > 500
@@ -59,18 +71,18 @@ def test_t5_bots_call_quatro_at_a_human_pace_and_choose_their_emoji_a_beat_after
 
 
 @pytest.mark.parametrize("strong,weak", [("normal", "easy"), ("hard", "normal")])
-def test_t6_the_stronger_of_adjacent_levels_wins_70_to_95_percent(strong, weak):
+def test_t6_the_stronger_of_adjacent_levels_wins_70_to_95_percent(cell: Cell, strong, weak):
     s = cell(strong, weak)
     assert 0.70 - MARGIN <= rate(s, strong) <= 0.95 + MARGIN / 2, s.table()
 
 
 @pytest.mark.parametrize("strong,weak", [("normal", "easy"), ("hard", "normal")])
-def test_t6_at_8_seats_too(strong, weak):
+def test_t6_at_8_seats_too(cell: Cell, strong, weak):
     s = cell(strong, weak, seats=8, games=30)  # SE near 8 points: a wider margin
     assert 0.70 - 0.18 <= rate(s, strong) <= 0.95 + 0.05, s.table()
 
 
-def test_t7_t8_rounds_long_enough_few_void_and_no_lost_call():
+def test_t7_t8_rounds_long_enough_few_void_and_no_lost_call(cell: Cell):
     """Bot-only and newcomer tables, 4 and 8 seats: rounds under 5 s <= 2 %, void <= 5 %, no bot call refused
     and never sent again."""
     cells = [

@@ -21,21 +21,27 @@ import pytest
 
 from quatro_party.server.testing import WsClient
 from tests.host.hosting import ROOT, get, read_until_port, stop
+from tests.sharing import OncePerRun
 from tests.timeouts import limit
 
 BUNDLE = ROOT / "dist" / "quatro-party"
 
 
 @pytest.fixture(scope="module")
-def bundle() -> Path:
-    """The bundle, built by the README's command (``python3 launcher.py bundle``) in this checkout."""
-    shutil.rmtree(BUNDLE, ignore_errors=True)
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "launcher.py"), "bundle"], capture_output=True, text=True, timeout=900, cwd=ROOT
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert re.search(r"the bundle is .*quatro-party \(\d+ MB\)", done.stdout), done.stdout[-1000:]
-    return BUNDLE / "quatro-party"
+def bundle(once: OncePerRun) -> Path:
+    """The bundle, built by the README's command (``python3 launcher.py bundle``) in this checkout, once per run:
+    the build replaces the folder, which a second worker's build must not do while a test runs the first."""
+
+    def build() -> Path:
+        shutil.rmtree(BUNDLE, ignore_errors=True)
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "launcher.py"), "bundle"], capture_output=True, text=True, timeout=900, cwd=ROOT
+        )
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+        assert re.search(r"the bundle is .*quatro-party \(\d+ MB\)", done.stdout), done.stdout[-1000:]
+        return BUNDLE / "quatro-party"
+
+    return once.get("bundle: dist/quatro-party", build)
 
 
 def _host_env(home: Path, no_python: Path) -> dict[str, str]:

@@ -20,6 +20,7 @@ import pytest
 
 from tests.host.hosting import BASE_PYTHON, ROOT, clean_env, copy_checkout, get, read_until_port, stop
 from tests.packaging.wheelhouse import build_project, wheelhouse
+from tests.sharing import OncePerRun
 
 #: What a host must answer, whatever the install: the phone, the TV, the rules, a JS module, the QR code.
 PAGES = {"/": "text/html", "/screen": "text/html", "/rules": "text/html", "/common/socket.js": "javascript"}
@@ -29,12 +30,17 @@ WEB_FILES = sorted(str(p.relative_to(ROOT / "web")) for p in (ROOT / "web").rglo
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
-    """The project's sdist and wheel, and a wheelhouse of its dependencies."""
-    work = tmp_path_factory.mktemp("packaging")
-    checkout = copy_checkout(work / "quatro")
-    sdist, wheel = build_project(checkout, work / "dist")
-    return sdist, wheel, wheelhouse(work / "wheelhouse")
+def built(tmp_path_factory: pytest.TempPathFactory, once: OncePerRun) -> tuple[Path, Path, Path]:
+    """The project's sdist and wheel, and a wheelhouse of its dependencies: built once per run, read by every
+    worker (the tests only read them)."""
+
+    def build() -> tuple[Path, Path, Path]:
+        work = tmp_path_factory.mktemp("packaging")
+        checkout = copy_checkout(work / "quatro")
+        sdist, wheel = build_project(checkout, work / "dist")
+        return sdist, wheel, wheelhouse(work / "wheelhouse")
+
+    return once.get("install: the sdist, the wheel and the wheelhouse", build)
 
 
 def test_the_wheel_and_the_sdist_carry_every_page_inside_the_package(built, tmp_path):
