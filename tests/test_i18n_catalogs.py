@@ -126,6 +126,23 @@ def test_the_game_words_stay_the_game_words() -> None:
         assert calls["call_contre"].replace("\u00a0", " ").rstrip("! ").lstrip("¡") == "Contre", lang
 
 
+#: French sets a space before ``! ? : ; »`` and after ``«``. A plain one lets the sign wrap alone to the next line
+#: ("… a annoncé Quatro" / "! — Ana avait un carré" on a 360-pixel phone); a no-break space holds it to its word.
+LOOSE_FRENCH_SIGN = re.compile(r" [!?:;»]|« ")
+
+
+def test_french_punctuation_never_starts_a_line() -> None:
+    loose = {
+        key: form
+        for key, sentence in sentences(load("fr")).items()
+        for form in (sentence.values() if isinstance(sentence, dict) else [sentence])
+        if LOOSE_FRENCH_SIGN.search(form)
+    }
+    assert not loose, loose
+    rules = re.sub(r"<[^>]*>", "", (WEB / "rules.fr.html").read_text(encoding="utf-8"))
+    assert not LOOSE_FRENCH_SIGN.findall(rules), [line for line in rules.splitlines() if LOOSE_FRENCH_SIGN.search(line)]
+
+
 def test_the_pseudo_language_wraps_every_sentence_of_english() -> None:
     pseudo = catalogs.catalog(WEB, catalogs.PSEUDO)
     assert pseudo is not None

@@ -219,7 +219,7 @@ def test_set_lang_switches_the_words_at_once(chromium, site):
         assert "Quatro!" in page.locator(".att-bubble").inner_text()
         page.evaluate("window.attract.setLang('fr')")  # the catalog comes first, then every word at once
         expect(page.locator(".att-caption")).to_have_text(re.compile(r"^Chloé maintient Quatro\s!"))
-        assert "Quatro !" in page.locator(".att-bubble").inner_text()
+        assert "Quatro\u00a0!" in page.locator(".att-bubble").inner_text()
         assert page.locator(".att-skip").inner_text().startswith("Passer")
         assert page.locator(".att-plate .att-team").first.inner_text() == "Bleu ●"
         assert errors == []

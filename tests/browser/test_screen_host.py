@@ -278,7 +278,7 @@ def test_r34_game_over_shows_the_recap_and_the_awards(live_server_factory, tv_co
     screen.shot(screenshot_dir, f"over-story-{seats}")
     page.select_option("#lang", "fr")
     screen.wait("document.querySelector('.recap-title').textContent === 'Manche par manche'")
-    assert "Contre ! faux de Bruno sur Bleu\u00a0●" in screen.text(".recap")
+    assert "Contre\u00a0! faux de Bruno sur Bleu\u00a0●" in screen.text(".recap")
     screen.shot(screenshot_dir, f"over-story-{seats}-fr")
     page.select_option("#lang", "en")
     page.click("#over .tab-scores")

@@ -188,7 +188,7 @@ def test_r22_r24_every_call_has_its_splash_with_the_callers_name(live_server, ch
         # In French the colour agrees with "l’équipe": "l’équipe bleue ●", not "l’équipe Bleu ●".
         screen.wait("document.querySelector('#splash').hidden", timeout=5)
         page.select_option("#lang", "fr")
-        screen.wait("document.querySelector('.sentence').textContent.startsWith('Bruno a annoncé Contre !')")
+        screen.wait("document.querySelector('.sentence').textContent.startsWith('Bruno a annoncé Contre\u00a0!')")
         assert "sur l’équipe bleue\u00a0●" in screen.text(".sentence")
         assert screen.text_colour(".sentence", "●") == "rgb(86, 135, 213)"  # the shape still wears the colour
         page.select_option("#lang", "en")

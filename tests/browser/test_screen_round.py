@@ -176,7 +176,7 @@ def test_full_round_play_emission_swap_call_and_reveal(live_server, tv_context, 
 
     # Switching the TV's language changes the words, it does not turn the hands over again.
     page.select_option("#lang", "fr")
-    screen.wait("document.querySelector('.sentence').textContent.startsWith('Ana a annoncé Quatro ! sur ')")
+    screen.wait("document.querySelector('.sentence').textContent.startsWith('Ana a annoncé Quatro\u00a0! sur ')")
     started = page.evaluate(
         """() => document.getAnimations().filter((a) => a.effect && a.effect.target &&
                      a.effect.target.matches('.seat')).map((a) => a.animationName || 'anim')"""
