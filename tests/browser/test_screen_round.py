@@ -265,7 +265,7 @@ def test_void_round_amber_clock_eight_seats_french_reduced_motion(live_server, c
         screen.wait("document.querySelector('.sentence.end-void') !== null", timeout=5)
         # The words follow the table's clock (here every duration × 0.07): not the rules' default three minutes.
         length = round(screen.view()["timing"]["round_length"])
-        assert screen.text(".sentence") == f"{length} secondes sans annonce : manche nulle — aucun point"
+        assert screen.text(".sentence") == f"{length} secondes sans annonce\u00a0: manche nulle — aucun point"
         ticks = page.evaluate("window.__tones.filter(([f, type]) => f === 440 && type === 'triangle').length")
         assert ticks >= 2, "a soft tick in the round's last seconds"
         assert page.locator(".seat .hand .card").count() == 32  # every hand turned over (R26)

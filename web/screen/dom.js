@@ -33,10 +33,10 @@ export function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }
 
-export const teamName = (team) => teamLabel(team).replace(' ', '\u00a0'); // never split "Blue ●"
+export const teamName = (team) => teamLabel(team); // never split "Blue ●" (teams.js)
 export { teamWord, joinList } from '../common/i18n.js';
 // The label after the word "team" ("team Blue ●", "l’équipe bleue ●").
-export const teamAfter = (team) => teamLabel(team, true).replace(' ', '\u00a0');
+export const teamAfter = (team) => teamLabel(team, true);
 
 // A sentence as nodes, with each team label ("Blue\u00a0●") wrapped so that its shape wears the team's colour:
 // the words stay the same (textContent is unchanged), only the shape is painted. Team labels carry a no-break
