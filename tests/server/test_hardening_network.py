@@ -14,7 +14,7 @@ import os
 import socket
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from quatro_party.server.app import create_app, table_of
 from quatro_party.server.guard import Budget, FrameCounter, Limits
 from quatro_party.server.serving import ServerThread
 from quatro_party.server.testing import TestingTable, WsClient
+from tests.clocks import StoppableClock
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("bench_flood", ROOT / "bench" / "flood.py")
@@ -56,9 +57,11 @@ def test_a_budget_goes_into_debt_and_says_how_long_to_wait():
 
 
 class Server:
-    def __init__(self, limits: Limits | None = None, **config: Any) -> None:
+    def __init__(
+        self, limits: Limits | None = None, clock: Callable[[], float] = time.monotonic, **config: Any
+    ) -> None:
         self.app = create_app({"host_secret": "s", "seed": 1, "table_class": TestingTable, **config})
-        self.thread = ServerThread(self.app, "127.0.0.1", 0, limits=limits).start()
+        self.thread = ServerThread(self.app, "127.0.0.1", 0, limits=limits, clock=clock).start()
         self.port = self.thread.port
         self.clients: list[WsClient] = []
 
@@ -77,8 +80,8 @@ class Server:
 def server_factory() -> Iterator[Any]:
     made: list[Server] = []
 
-    def make(limits: Limits | None = None, **config: Any) -> Server:
-        made.append(Server(limits, **config))
+    def make(limits: Limits | None = None, clock: Callable[[], float] = time.monotonic, **config: Any) -> Server:
+        made.append(Server(limits, clock, **config))
         return made[-1]
 
     yield make
@@ -201,7 +204,11 @@ def test_a_clock_jump_drops_no_healthy_socket_and_a_silent_one_still_goes(server
 
 @pytest.mark.slow
 def test_a_phone_that_stops_reading_is_dropped_even_once_its_buffers_are_full(server_factory):
-    server = server_factory(ping_interval=1.0, rate=1e6, burst=1e6, outgoing_limit=100000)
+    # The watchdog's clock stands still while the scene is set: a raw socket echoes no ping, and on a busy machine
+    # the watchdog (2 s of silence at this ping interval) dropped it before its buffers were full (seen once).
+    clock = StoppableClock()
+    clock.stop()
+    server = server_factory(ping_interval=1.0, rate=1e6, burst=1e6, outgoing_limit=100000, clock=clock)
     table = table_of(server.app)
     stuck = socket.socket()
     stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
@@ -223,6 +230,7 @@ def test_a_phone_that_stops_reading_is_dropped_even_once_its_buffers_are_full(se
         if table.call(lambda: conn()._pending) > 2:
             break
     assert table.call(lambda: conn()._pending) > 2
+    clock.start()  # from here on, the watchdog's time runs
     t = time.monotonic()
     while time.monotonic() - t < 8 and table.call(conn) is not None:
         time.sleep(0.1)
