@@ -295,6 +295,12 @@ def test_phone_six_seats_vote_contre_resume_reconnect(live_server, phone_context
     expect(page.locator("#result-sentence")).to_have_text(
         "Ana called Contre! on Green ■ — P2 had a carré. Blue ● scores."
     )
+    # Each team label: the shape wears the team's colour, the word keeps the sentence's, and a no-break space
+    # holds them on one line.
+    labels = page.locator("#result-sentence .team-word").evaluate_all(
+        "spans => spans.map((s) => [s.firstChild.textContent, s.querySelector('.shape').textContent])"
+    )
+    assert labels == [["Green\u00a0", "■"], ["Blue\u00a0", "●"]], labels
     expect(page.locator(".score-row.team-2 .mini-hand.carre")).to_have_count(1)
     shot(page, screenshot_dir, "contre-reveal")
 

@@ -52,8 +52,7 @@ export function drainRing(svg, seconds, total) {
 
 /** A team label whose shape wears the team's colour ("Blue ●"), for sentences. */
 export function teamSpan(label, teamNo) {
-  const i = label.lastIndexOf(' ');
-  return h('span', { class: `team-word team-${teamNo}` }, label.slice(0, i + 1), h('b', { class: 'shape', text: label.slice(i + 1) }));
+  return h('span', { class: `team-word team-${teamNo}` }, label.slice(0, -1), h('b', { class: 'shape', text: label.slice(-1) }));
 }
 
 /** A sentence whose team labels ("Blue ●") are painted in their team's colour; the words are unchanged. */
