@@ -131,10 +131,18 @@ CAPTION_LEAST = 0.024
 TITLE_LEAST = 0.021
 CHIP_LEAST = 0.019
 NAME_LEAST = 0.018
-ATTRACT_CHECK = """([captionLeast, titleLeast, chipLeast, nameLeast]) => {
+ATTRACT_CHECK = """async ([captionLeast, titleLeast, chipLeast, nameLeast]) => {
   const out = [];
   const box = document.querySelector('#attract');
   if (!box || box.hidden || !box.querySelector('.att-caption')) return ['no attract loop'];
+  // the little table's cards are measured where they land: a swap flies a card across the table for 650 ms
+  // (attract-draw.js), and a check that falls in that flight would find it over the title (at most 2 s)
+  const flights = () => document.getAnimations().filter((a) => a.playState === 'running' && a.effect
+    && a.effect.target && a.effect.target.matches && a.effect.target.matches('#attract .att-card'));
+  const end = performance.now() + 2000;
+  for (let now = flights(); now.length && performance.now() < end; now = flights())
+    await Promise.race([Promise.all(now.map((a) => a.finished.catch(() => null))),
+      new Promise((done) => setTimeout(done, end - performance.now()))]);
   const W = innerWidth, H = innerHeight;
   const S = Math.min(H, W * 9 / 16);  // sizes are shares of a 16:9 height: see the self-check's cards
   const size = (e) => parseFloat(getComputedStyle(e).fontSize);

@@ -7,6 +7,8 @@ protocol), as in tests/browser/test_phone_calls_guard.py."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from playwright.sync_api import expect
 
@@ -23,20 +25,31 @@ ANSWER_AT = """([x, y]) => { const hit = document.elementFromPoint(x, y);
   return !!(hit && hit.closest('#modal .modal-actions button')); }"""
 
 
+def hold_the_clock(page: Any) -> None:
+    """From now the page's clock moves only when the test moves it: "a double tap", "at once" and "a beat later"
+    then mean the same on a starved machine, where two taps sent 120 ms apart reached the page over 800 ms apart
+    (a tap, then another: no question) or a tap's two halves over a hold apart (a call)."""
+    page.clock.pause_at(page.evaluate("Date.now()") + 50)
+
+
 def double_tap(finger: Finger, x: float, y: float) -> None:
+    """Two quick taps 120 ms apart on the page's held clock, then the release's settling (250 ms) run out."""
     finger.tap(x, y)
-    finger.page.wait_for_timeout(120)
+    finger.page.clock.run_for(120)
     finger.tap(x, y)
+    finger.page.clock.run_for(300)
 
 
 @pytest.mark.live_server(seats=4, public_host="party.test", time_scale=2.0)
 def test_r22_a_double_tap_on_quatro_asks_first_and_only_an_answer_calls(live_server, phone_context):
+    phone_context.clock.install()
     page, errors, others, _ = game_with_page(live_server, phone_context)
     everybody_ready(page, others)
     set_position(live_server, PARTNER_CARRE)
     expect(page.locator("#hand .card").first).to_contain_text("K")
     finger = Finger(page)
     x, y = finger.centre("#btn-quatro")
+    hold_the_clock(page)
     double_tap(finger, x, y)
     dialog = page.get_by_role("dialog")
     expect(dialog).to_be_visible()
@@ -46,6 +59,8 @@ def test_r22_a_double_tap_on_quatro_asks_first_and_only_an_answer_calls(live_ser
     page.wait_for_timeout(300)
     expect(dialog).to_be_visible()
     assert latest_view(others[1])["phase"] == "play", "a double tap sent the call"
+    page.clock.run_for(800)  # a beat later
+    page.clock.resume()
     dialog.get_by_role("button", name="Quatro!").tap()  # read, then a deliberate answer
     expect(page.locator("#screen-reveal")).to_be_visible()
     result = latest_view(others[1])["result"]
@@ -55,13 +70,17 @@ def test_r22_a_double_tap_on_quatro_asks_first_and_only_an_answer_calls(live_ser
 
 @pytest.mark.live_server(seats=4, public_host="party.test", time_scale=2.0)
 def test_r23_a_double_tap_with_a_carre_of_ones_own_gets_the_warning(live_server, phone_context):
+    phone_context.clock.install()
     page, errors, others, _ = game_with_page(live_server, phone_context)
     everybody_ready(page, others)
     set_position(live_server, OWN_CARRE)
     expect(page.locator("#carre-badge")).to_be_visible()
     finger = Finger(page)
+    hold_the_clock(page)
     double_tap(finger, *finger.centre("#btn-quatro"))
     expect(page.locator('#modal[data-kind="r23"]')).to_be_visible()  # the very question a hold asks
+    page.clock.run_for(800)  # a beat later, its answers take a tap
+    page.clock.resume()
     page.get_by_role("dialog").get_by_role("button", name="Cancel").tap()
     expect(page.get_by_role("dialog")).to_be_hidden()
     assert latest_view(others[1])["phase"] == "play"
