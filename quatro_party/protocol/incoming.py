@@ -71,11 +71,13 @@ class Watch:
 
 @dataclass(frozen=True)
 class Join:
-    """Take a free seat under a name."""
+    """Take a free seat under a name. ``key`` is a secret the page made for this join: should the reply go down
+    with its socket, the page sends the same join again on its next one and gets what the first one was given."""
 
     id: Any
     seat: int
     name: str
+    key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -171,6 +173,21 @@ def _str(msg: dict[str, Any], key: str, max_len: int = 64, optional: bool = Fals
             ErrorCode.BAD_FIELD, f"'{key}' holds a character that cannot be encoded (a lone surrogate)", msg.get("id")
         )
     return v
+
+
+#: A join's key is a secret like a seat token: long enough that nobody guesses another page's.
+JOIN_KEY_LENGTH = (16, 128)
+
+
+def _join_key(msg: dict[str, Any]) -> str | None:
+    key = _str(msg, "key", JOIN_KEY_LENGTH[1], optional=True)
+    if key is not None and len(key) < JOIN_KEY_LENGTH[0]:
+        raise ProtocolError(
+            ErrorCode.BAD_FIELD,
+            f"'key' must be a text of {JOIN_KEY_LENGTH[0]} to {JOIN_KEY_LENGTH[1]} characters",
+            msg.get("id"),
+        )
+    return key
 
 
 def _choice(msg: dict[str, Any], key: str, options: tuple[str, ...]) -> str:
@@ -332,7 +349,7 @@ def parse_phone_message(msg: dict[str, Any]) -> Hello | Join | Leave | Action:
             _str(msg, "remote", 128, optional=True),
         )
     if kind == "join":
-        return Join(ref, _int(msg, "seat", 0, 7), _str(msg, "name", 40) or "")
+        return Join(ref, _int(msg, "seat", 0, 7), _str(msg, "name", 40) or "", _join_key(msg))
     if kind == "leave":
         return Leave(ref)
     if kind in _HOST_ACTIONS:

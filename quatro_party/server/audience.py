@@ -17,7 +17,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import secrets
 from typing import Any
@@ -31,7 +30,7 @@ from .connection import Connection
 from .outbox import Outbox
 from .recorder import Recorder
 from .referee import Referee
-from .seats import Seats
+from .seats import Seats, digest
 
 log = logging.getLogger("quatro.server")
 
@@ -41,11 +40,6 @@ BETWEEN_ROUNDS = (Phase.LOBBY, Phase.PAUSE, Phase.OVER)
 VIP_INVITE_LIFETIME = 300.0
 #: Used invitations remembered, to tell a second device that its link was used (not merely wrong).
 USED_INVITES_KEPT = 8
-
-
-def digest(key: str) -> str:
-    """What the journal keeps of a key: its SHA-256, in hex (the key itself never leaves its holder's storage)."""
-    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class Audience:
@@ -114,12 +108,18 @@ class Audience:
     def join(self, conn: Connection, msg: p.Join) -> None:
         """A phone takes a seat that is offered (its hand and team too, R33)."""
         conn.greeted = True
-        if conn.seat is not None:
-            self._outbox.error(conn, p.ErrorCode.ALREADY_SEATED, f"you already hold seat {conn.seat}", msg.id)
-            return
         seat = msg.seat
         if (bad := self._seats.no_such_seat(seat)) is not None:
             self._outbox.error(conn, *bad, msg.id)
+            return
+        if msg.key is not None and conn.seat in (None, seat) and self._seats.tokens.joined_with(seat, msg.key):
+            # The same join again: its reply went down with the page's last socket. It gets what it was given,
+            # as the token would (a locked table too).
+            self.stop_watching(conn)
+            self._seats.resume(conn, seat, msg.id)
+            return
+        if conn.seat is not None:
+            self._outbox.error(conn, p.ErrorCode.ALREADY_SEATED, f"you already hold seat {conn.seat}", msg.id)
             return
         if self.locked:
             self._outbox.error(conn, p.ErrorCode.TABLE_LOCKED, "the host locked the table: nobody new may sit", msg.id)
@@ -147,7 +147,7 @@ class Audience:
             self._seats.drop_bot(seat)
         self.stop_watching(conn)
         log.info("%r: joined seat %s as %r", conn, seat, msg.name)
-        self._seats.seat(conn, seat, self._seats.new_token(seat), msg.id)
+        self._seats.seat(conn, seat, self._seats.new_token(seat, msg.key), msg.id)
 
     def leave(self, conn: Connection, msg: p.Leave) -> None:
         """A spectator stops watching; a player gives its seat back (:meth:`.seats.Seats.leave`)."""

@@ -32,13 +32,13 @@ from ..engine import (
     StartPractice,
 )
 from ..engine.refusals import Reason, Refusal
-from .audience import Audience, digest
+from .audience import Audience
 from .botseats import Bots
 from .connection import Connection
 from .outbox import Outbox
 from .recorder import LOCKED, Recorder
 from .referee import Referee
-from .seats import MOVE_LINK_LIFETIME, Seats
+from .seats import MOVE_LINK_LIFETIME, Seats, digest
 
 log = logging.getLogger("quatro.server")
 

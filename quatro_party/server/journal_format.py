@@ -10,7 +10,8 @@ count, the seed actually used, the timing), then one line per engine call, in or
   end starts with one),
 
 and one line per table-level change that is not an engine command: ``{"token": ..., "seat": s}`` (a
-seat token issued), ``{"revoke": s}``, ``{"bot": s, "level": ...}``, ``{"unbot": s}``,
+seat token issued; with ``"key": sha256`` when the join it was given to had a key), ``{"revoke": s}``,
+``{"bot": s, "level": ...}``, ``{"unbot": s}``,
 ``{"settings": {...}}``, ``{"host_key": sha256}`` (a big screen was given a key that keeps it the host's
 screen across a restart: only its hash is kept),
 ``{"remote": sha256 or null, "seat": s or null, "invite": sha256 or null}`` (the phone that holds the host's

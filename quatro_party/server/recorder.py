@@ -11,12 +11,15 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from filelock import FileLock
 
 from ..engine import Game, Phase, Timing
 from .journal import FORMAT, Journal, set_aside
+
+if TYPE_CHECKING:  # seats.py records through this module
+    from .seats import Tokens
 
 log = logging.getLogger("quatro.server")
 
@@ -105,7 +108,7 @@ class Recorder:
         self,
         game: Game,
         settings: dict[str, Any],
-        seat_tokens: dict[int, str],
+        tokens: Tokens,
         bot_levels: dict[int, str],
         locked: bool,
         host_keys: list[str],
@@ -124,7 +127,9 @@ class Recorder:
         header = journal_header(game, self._deal_seed, self._bot_seed, self._timing, settings, now)
         entries: list[dict[str, Any]] = [{"quatro_journal": FORMAT, **header}]
         entries.append({"t": now, "snapshot": game.snapshot()})
-        entries += [{"t": now, "token": token, "seat": seat} for seat, token in sorted(seat_tokens.items())]
+        for seat, token in sorted(tokens.by_seat.items()):
+            key = tokens.join_keys.get(seat)
+            entries.append({"t": now, "token": token, "seat": seat} | ({} if key is None else {"key": key}))
         entries += [{"t": now, "bot": seat, "level": level} for seat, level in sorted(bot_levels.items())]
         entries.append({"t": now, "settings": {**settings, LOCKED: "true" if locked else "false"}})
         entries += [{"t": now, "host_key": key} for key in host_keys]

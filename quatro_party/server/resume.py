@@ -296,7 +296,8 @@ def _replay_entry(start: Start, number: int, e: dict[str, Any]) -> None:
         token = e["token"]
         if not isinstance(token, str) or not 1 <= len(token) <= MAX_TOKEN_LENGTH:
             raise JournalError(f"line {number}: not a seat token")
-        start.tokens.issue(_seat(e, "seat", number), token)
+        join_key = None if e.get("key") is None else _hash(e["key"], number)
+        start.tokens.issue(_seat(e, "seat", number), token, join_key)
     elif kind == "revoke":
         start.tokens.revoke(_seat(e, "revoke", number))
     elif kind == "bot":

@@ -4,10 +4,17 @@ A seat token is the seat's secret: whoever sends it in ``hello`` is the player (
 new page, or the same page after a host restart). Tokens leave the server only in the
 ``joined`` reply to their own phone. A seat link (the host's ``allow_move``) lets another
 device take a held seat once, within :data:`MOVE_LINK_LIFETIME`; links are not journaled.
+
+A ``joined`` reply can go down with its socket: a phone that changes networks, or a page that gives up a socket
+its host was too slow to answer, never learns the token its join was given, and the seat would wait for a phone
+that no longer knows it. So a join may carry a ``key``, a secret the page made, and the page sends the same join
+again on its next socket: the key, while the token it was given lives, opens the seat as that token would. The
+journal keeps the key's hash with the token.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import secrets
 import time
@@ -55,28 +62,42 @@ def distinct_name(name: str, others: list[str]) -> str:
     return names.distinct(name, others, MAX_NAME_LENGTH)
 
 
+def digest(key: str) -> str:
+    """What the journal keeps of a key: its SHA-256, in hex (the key itself never leaves its holder's storage)."""
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 class Tokens:
-    """The seats' secrets, both ways: :attr:`by_token` (token → seat) and :attr:`by_seat` (seat → token)."""
+    """The seats' secrets, both ways: :attr:`by_token` (token → seat) and :attr:`by_seat` (seat → token), and
+    :attr:`join_keys` (seat → the hash of the key of the join its token was given to, if it had one)."""
 
     def __init__(self) -> None:
         self.by_token: dict[str, int] = {}
         self.by_seat: dict[int, str] = {}
+        self.join_keys: dict[int, str] = {}
 
-    def issue(self, seat: int, token: str) -> None:
-        """``token`` opens ``seat`` from now on; the seat's old token dies."""
-        old = self.by_seat.pop(seat, None)
-        if old is not None:
-            self.by_token.pop(old, None)
+    def issue(self, seat: int, token: str, join_key: str | None = None) -> None:
+        """``token`` opens ``seat`` from now on, and so does the join key hashed as ``join_key`` (if any); the
+        seat's old token and key die."""
+        self.revoke(seat)
         self.by_token[token] = seat
         self.by_seat[seat] = token
+        if join_key is not None:
+            self.join_keys[seat] = join_key
 
     def revoke(self, seat: int) -> bool:
-        """``seat``'s token stops working; whether it had one."""
+        """``seat``'s token (and its join key) stops working; whether it had one."""
+        self.join_keys.pop(seat, None)
         old = self.by_seat.pop(seat, None)
         if old is None:
             return False
         self.by_token.pop(old, None)
         return True
+
+    def joined_with(self, seat: int, key: str) -> bool:
+        """Whether ``key`` is the key of the join that ``seat``'s living token was given to."""
+        kept = self.join_keys.get(seat)
+        return kept is not None and secrets.compare_digest(kept, digest(key))
 
 
 class Greetings:
@@ -140,11 +161,12 @@ class Seats:
         """Whether a phone's token holds ``seat`` (it may be away)."""
         return seat in self.tokens.by_seat
 
-    def new_token(self, seat: int) -> str:
-        """A new secret for ``seat``; the old one dies."""
+    def new_token(self, seat: int, join_key: str | None = None) -> str:
+        """A new secret for ``seat``, given to the join of key ``join_key`` (if it had one); the old one dies."""
         token = secrets.token_urlsafe(18)
-        self.tokens.issue(seat, token)
-        self._recorder.record({"token": token, "seat": seat})
+        kept = None if join_key is None else digest(join_key)
+        self.tokens.issue(seat, token, kept)
+        self._recorder.record({"token": token, "seat": seat} | ({} if kept is None else {"key": kept}))
         return token
 
     def revoke(self, seat: int) -> None:
@@ -198,6 +220,13 @@ class Seats:
                 self._outbox.error(other, code, message)
                 self._outbox.send_state(other)
 
+    def resume(self, conn: Connection, seat: int, ref: object) -> None:
+        """``conn`` proved ``seat``'s secret (its token, or the key of the join it was given to): it speaks for
+        the seat, with the seat's token; any other socket on the seat is told it moved."""
+        self.detach(seat, p.ErrorCode.SEAT_MOVED, "this seat was opened on another page", keep=conn)
+        log.info("%r: resumed seat %s", conn, seat)
+        self.seat(conn, seat, self.tokens.by_seat[seat], ref)
+
     def unseat(self, conn: Connection) -> None:
         """This socket stops speaking for its seat; the seat shows disconnected if no other socket holds it."""
         seat, conn.seat, conn.token = conn.seat, None, None
@@ -238,9 +267,7 @@ class Seats:
             held = self.tokens.by_token.get(token)
             if held is not None and held < self._game.seat_count:
                 # The token is the seat's secret: whoever holds it is the player (same phone, new page).
-                self.detach(held, p.ErrorCode.SEAT_MOVED, "this seat was opened on another page", keep=conn)
-                log.info("%r: resumed seat %s", conn, held)
-                self.seat(conn, held, token, msg.id)
+                self.resume(conn, held, msg.id)
                 return
             conn.greeted = True
             self._outbox.error(

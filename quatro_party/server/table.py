@@ -296,7 +296,7 @@ class Table:
         self.recorder.compact(
             self.game,
             self.host.settings,
-            self.seats.tokens.by_seat,
+            self.seats.tokens,
             self.bots.levels(),
             self.audience.locked,
             self.host.host_keys,

@@ -147,6 +147,7 @@ class StateGate:
         self.connections = 0  # WebSockets the page opened so far
         self.dead: set[int] = set()  # connections that silently swallow everything (a phone back from sleep)
         self.sent: list[tuple[int, str]] = []  # (connection, text) of every message the page sent
+        self.dies_after: str | None = None  # the type of the page's message after which its socket dies (once)
 
     def route(self, page: Any, path: str = "**/ws/phone") -> None:
         _patch_playwright_close()
@@ -158,10 +159,15 @@ class StateGate:
                 number = self.connections
 
             def up(message: str | bytes) -> None:
+                text = message if isinstance(message, str) else message.decode()
                 with self.lock:
-                    self.sent.append((number, message if isinstance(message, str) else message.decode()))
+                    self.sent.append((number, text))
                 if number not in self.dead:
                     server.send(message)
+                    with self.lock:
+                        if self.dies_after and json.loads(text).get("type") == self.dies_after:
+                            self.dies_after = None
+                            self.dead.add(number)  # the message reached the host; nothing passes now, its reply neither
 
             def down(message: str | bytes) -> None:
                 text = message if isinstance(message, str) else message.decode()

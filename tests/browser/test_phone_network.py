@@ -4,6 +4,8 @@ keep looking at a stale table (R33: the seat is resumed by the new socket's hell
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from playwright.sync_api import expect
 
@@ -34,4 +36,38 @@ def test_r33_back_online_replaces_a_dead_socket_and_shows_the_fresh_table(live_s
     gate.wait_for_connections(page, 2)  # about 3 s of silence, then a new socket
     expect(page.locator("#wait-body")).to_contain_text("Bob")
     expect(page.locator("#screen-wait")).to_be_visible()  # same seat, resumed
+    assert errors == []
+
+
+@pytest.mark.live_server(seats=4, public_host="party.test")
+def test_r33_a_join_whose_reply_was_lost_with_its_socket_is_sent_again_and_seats_the_phone(live_server, phone_context):
+    """The Wi-Fi drops just after the seat tap: the host seated Ana, but the reply with her token never came. Back
+    online, the page sends the same join (its key) on its new socket and is seated, with the token the first join
+    was given; without it the seat would wait offline for a phone that does not know it (docs/protocol.md §4.1)."""
+    page = phone_context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    gate = StateGate()
+    gate.route(page)
+    page.goto(phone_url(live_server.port))
+    page.fill("#name", "Ana")
+    expect(page.locator('#seat-list [data-seat="0"]')).to_be_enabled()
+    gate.dies_after = "join"
+    page.locator('#seat-list [data-seat="0"]').tap()
+    screen = live_server.screen()
+    screen.wait_state(lambda v: v["seats"][0]["name"] == "Ana")  # the host seated her; the page does not know
+    expect(page.locator("#screen-join")).to_be_visible()
+
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    gate.wait_for_connections(page, 2)
+    expect(page.locator("#screen-wait")).to_be_visible()
+    joins = [json.loads(text) for _, text in gate.sent if json.loads(text).get("type") == "join"]
+    assert [(j["seat"], j["name"]) for j in joins] == [(0, "Ana"), (0, "Ana")]
+    assert joins[0]["key"] == joins[1]["key"] and len(joins[0]["key"]) >= 16
+    view = screen.wait_state(lambda v: v["seats"][0]["connected"])
+    assert [s["name"] for s in view["seats"]].count("Ana") == 1
+    token = page.evaluate("localStorage.getItem('quatro.token')")
+    phone = live_server.phone(hello=False)
+    phone.send({"type": "hello", "token": token})
+    assert phone.expect("joined")["seat"] == 0  # the token the page kept is the seat's
     assert errors == []

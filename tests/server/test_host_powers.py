@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from quatro_party.server.audience import VIP_INVITE_LIFETIME, digest
+from quatro_party.server.audience import VIP_INVITE_LIFETIME
 from quatro_party.server.door import GUEST, SEATED, Ticket
 from quatro_party.server.journal import encode_line, read
-from quatro_party.server.seats import HELLO_GAP, Greetings
+from quatro_party.server.seats import HELLO_GAP, Greetings, digest
 from quatro_party.server.table import Table
 from quatro_party.server.testing import FakeClock
 from tests.server.test_hardening_restart import _kill

@@ -13,10 +13,9 @@ function seatFreed(s) {
   return s.kind === 'human' && (S.table.freed || []).includes(s.seat);
 }
 
-/** A seat a newcomer may take now: the server's `table.offered` where it says so, else an empty or freed seat. */
+/** A seat a newcomer may take now: the server says which (`table.offered`, in every state). */
 export function seatOffered(s) {
-  if (Array.isArray(S.table.offered)) return S.table.offered.includes(s.seat);
-  return s.kind === 'empty' || seatFreed(s);
+  return (S.table.offered || []).includes(s.seat);
 }
 
 export function seatNotFreed(seat) {
@@ -82,7 +81,9 @@ export function join(seat) {
   keepAwake();
   S.joinMsg = '';
   S.kicked = null;
-  send({ type: 'join', seat, name }, { seat, name });
+  // Its key: a join whose reply is lost goes again (messages.js).
+  const msg = { type: 'join', seat, name, key: crypto.getRandomValues(new Uint8Array(16)).join('-') };
+  send(msg, { seat, name, msg });
 }
 
 export function setupJoin() {

@@ -4,7 +4,7 @@ import { S, me, TOKEN_KEY, settlePending } from './state.js';
 import { t, refusalText, loadLaterWords } from './strings.js';
 import { atFinger, haptic, playMsg, toast, hideToast } from './feedback.js';
 import { closeModal } from './modal.js';
-import { forgetSent } from './net.js';
+import { forgetSent, send } from './net.js';
 import { onPlayView, burst, flashOwnEmission } from './play.js';
 import { askR23 } from './calls.js';
 import { $ } from './dom.js';
@@ -41,12 +41,14 @@ export function onMessage(msg) {
   }
 }
 
-/** A new socket: replies to what the old one sent never come. */
+/** A new socket: replies to what the old one sent never come; an unanswered join goes again (§4.1). */
 export function onSocketOpen() {
   S.callBusy = false;
   S.pending = null;
   S.channelWanted = null;
+  const j = [...S.sent.values()].find((w) => w.kind === 'join');
   forgetSent();
+  if (j) Promise.resolve().then(() => send(j.msg, j));
 }
 
 function onState(msg) {
