@@ -18,7 +18,9 @@ export function haptic(kind) {
 }
 
 let fingerTimer = null;
-let fingerShown = 0;
+// The bubble follows the page moving under it (the tray opens, a hint leaves: frames later on a busy phone).
+let placeFinger;
+const moved = new ResizeObserver(() => $('finger').hidden || placeFinger());
 /**
  * Show `text` in a bubble just above where the finger last touched (or over `anchor`, an element, when the tap came
  * from a keyboard). kind: 'ok' | 'refused' | 'lost' | 'info' | 'hold'.
@@ -53,11 +55,8 @@ export function atFinger(text, kind = 'info', { anchor = null, ms = 1600 } = {})
   void el.offsetWidth;
   el.classList.add('pop');
   fingerTimer = setTimeout(() => { el.hidden = true; }, ms);
-  // Its view may be drawn just after it (the tray opens): placed again then.
-  const shown = ++fingerShown;
-  requestAnimationFrame(() => requestAnimationFrame(() => {
-    if (!el.hidden && shown === fingerShown) place();
-  }));
+  placeFinger = place;
+  for (const id of ['coach-room', 'tray', 'hand-zone']) moved.observe($(id));
 }
 
 // A bubble leaves your cards, the seats' lamps, help and the emoji tray (what a player who just took the channel
