@@ -27,6 +27,28 @@ import websocket
 from ...timeouts import limit
 from .base import Engine
 
+#: Where to tap an element (``%d``: a time limit in ms, ``%s``: its selector as JSON): ``{at: [x, y]}`` once its box
+#: has held still for two frames with the element itself under its middle, or ``{why}`` not.
+CENTRE = """(async () => {
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  const end = performance.now() + %d;
+  let last = null, why = 'not on the page';
+  while (performance.now() < end) {
+    const el = document.querySelector(%s);
+    if (el) {
+      el.scrollIntoView({block: 'nearest'});
+      const r = el.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+      const hit = document.elementFromPoint(x, y);
+      const here = [x, y].join();
+      if (hit && (hit === el || el.contains(hit)) && here === last) return {at: [x, y]};
+      why = hit && hit !== el && !el.contains(hit) ? 'under ' + (hit.id || hit.className || hit.tagName) : 'moving';
+      last = here;
+    }
+    await frame();
+  }
+  return {why};
+})()"""
+
 FIREFOX = os.environ.get("QUATRO_FIREFOX") or shutil.which("firefox-esr") or "/usr/bin/firefox-esr"
 PHONE_HOST = "party.test"
 
@@ -197,14 +219,13 @@ class Firefox(Engine):
         return None if value is None else json.loads(value)
 
     def center(self, selector: str) -> tuple[float, float]:
-        box = self.js(
-            f"(() => {{ const el = document.querySelector({json.dumps(selector)}); if (!el) return null;"
-            " el.scrollIntoView({block: 'nearest'}); const r = el.getBoundingClientRect();"
-            " return [r.left + r.width / 2, r.top + r.height / 2]; })()"
-        )
-        if not box:
-            raise AssertionError(f"{selector} is not on the page")
-        return float(box[0]), float(box[1])
+        """The middle of the element once a finger there would touch it: its box held still for two frames and
+        nothing else lies over its middle (a page still laying out, on a loaded machine, moves it under the
+        finger), at most 5 s (× ``QUATRO_TEST_TIMEOUT_FACTOR``)."""
+        found = self.js(CENTRE % (round(limit(5.0) * 1000), json.dumps(selector)))
+        if not found or not found.get("at"):
+            raise AssertionError(f"{selector}: no place to tap ({found and found.get('why')})")
+        return float(found["at"][0]), float(found["at"][1])
 
     def tap(self, selector: str, hold_ms: int = 0) -> None:
         """A finger on the middle of the element (a real touch pointer), held for ``hold_ms``."""
