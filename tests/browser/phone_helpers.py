@@ -132,6 +132,20 @@ def _patch_playwright_close() -> None:
     WebSocketRoute._channel_close_server = _close_from_server  # type: ignore[method-assign]
 
 
+def gated_page(context: Any, port: int) -> tuple[Any, StateGate, list[str]]:
+    """A phone page whose sockets go through a :class:`StateGate`, opened at the join URL: (page, gate, its
+    errors)."""
+    from .conftest import phone_url
+
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    gate = StateGate()
+    gate.route(page)
+    page.goto(phone_url(port))
+    return page, gate, errors
+
+
 class StateGate:
     """Stands between the page and the real server (Playwright's WebSocket routing).
 

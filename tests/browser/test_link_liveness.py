@@ -20,7 +20,7 @@ from quatro_party.server.seats import HELLO_GAP
 
 from ..timeouts import limit, limit_ms
 from .conftest import phone_url
-from .phone_helpers import StateGate
+from .phone_helpers import StateGate, gated_page
 from .screen_helpers import TV
 
 #: A probe's answer travels server → page through this test process (the WebSocket routing): on a busy machine
@@ -224,12 +224,7 @@ def test_r33_a_page_frozen_for_30_s_gets_its_seat_and_hand_back_within_2_s_of_th
 
     from .phone_helpers import everybody_ready, hand_ids, latest_view, seat_phones
 
-    page = phone_context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    gate = StateGate()
-    gate.route(page)
-    page.goto(phone_url(live_server.port))
+    page, gate, errors = gated_page(phone_context, live_server.port)
     page.fill("#name", "Ana")
     page.locator('#seat-list [data-seat="0"]').tap()
     expect(page.locator("#screen-wait")).to_be_visible()

@@ -9,18 +9,12 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import phone_url
-from .phone_helpers import StateGate
+from .phone_helpers import gated_page
 
 
 @pytest.mark.live_server(seats=4, public_host="party.test")
 def test_r33_back_online_replaces_a_dead_socket_and_shows_the_fresh_table(live_server, phone_context):
-    page = phone_context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    gate = StateGate()
-    gate.route(page)
-    page.goto(phone_url(live_server.port))
+    page, gate, errors = gated_page(phone_context, live_server.port)
     page.fill("#name", "Ana")
     page.locator('#seat-list [data-seat="0"]').tap()
     expect(page.locator("#screen-wait")).to_be_visible()
@@ -44,12 +38,7 @@ def test_r33_a_join_whose_reply_was_lost_with_its_socket_is_sent_again_and_seats
     """The Wi-Fi drops just after the seat tap: the host seated Ana, but the reply with her token never came. Back
     online, the page sends the same join (its key) on its new socket and is seated, with the token the first join
     was given; without it the seat would wait offline for a phone that does not know it (docs/protocol.md §4.1)."""
-    page = phone_context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    gate = StateGate()
-    gate.route(page)
-    page.goto(phone_url(live_server.port))
+    page, gate, errors = gated_page(phone_context, live_server.port)
     page.fill("#name", "Ana")
     expect(page.locator('#seat-list [data-seat="0"]')).to_be_enabled()
     gate.dies_after = "join"
