@@ -5,7 +5,8 @@ the practice round).
 A phone that never played (a fresh browser context) at 390×844, 360×640 and 844×390 (turned sideways), in English
 and French, sees each coach hint at its moment in a real game: the sign phase, the first play, the first cooldown,
 the channel, its partner flashing the team's sign (a socket phone), an opponent's repeated flash, a call; no bubble
-lies over the hand or the centre. A dismissed hint stays dismissed after a reload.
+lies over the hand or the centre, and a calm hint waits rather than lie over the open emoji tray. A dismissed hint
+stays dismissed after a reload.
 
 Screenshots: ``screenshots/qa-first-coach-*.png``.
 """
@@ -205,4 +206,67 @@ def test_r17_r18_a_first_timer_who_takes_the_channel_as_its_hint_says_can_tap_th
     ana.shot(screenshot_dir, f"first-coach-channel-taken-{size}")
     tile.tap()
     emitted(others[1], 0, sign)
+    assert ana.errors == []
+
+
+#: Where the shown hint bubble lies over the hand or the open emoji tray; ``None`` when no bubble is in sight.
+OVER_TRAY_OR_HAND = """() => {
+  const b = document.querySelector('.coach');
+  if (!b || b.hidden || getComputedStyle(b).visibility === 'hidden') return null;
+  const r = b.getBoundingClientRect();
+  return ['hand-zone', 'tray'].filter((id) => {
+    const z = document.getElementById(id);
+    if (!z || z.closest('[hidden]') || !z.getClientRects().length) return false;
+    const q = z.getBoundingClientRect();
+    return r.left < q.right - 1 && q.left < r.right - 1 && r.top < q.bottom - 1 && q.top < r.bottom - 1;
+  });
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_r17_r18_a_hint_never_lies_over_the_open_tray_or_the_hand_it_waits_for_room(
+    live_server_factory, screenshot_dir, phone_page, size
+):
+    """A first-timer who takes the channel before reading the first play's hint: the tray that opens is theirs to
+    tap and the hand stays in sight. The hint about the centre found no room beside it (at 360x640 it lay over the
+    tray's first row, at 844x390 over the whole hand): it waits, and comes back once the channel is released. The
+    partner's sign, the one hint that must speak at once, still shows with the tray open, off the hand (on a small
+    screen over part of the tray, until "Got it")."""
+    live_server = live_server_factory(seats=4, public_host=PUBLIC, time_scale=0.6)
+    ana = phone_page(live_server, 0, "Ana", size=SIZES[size], fresh=True)
+    page = ana.page
+    others = seat_phones(live_server, {1: "Bruno", 2: "Chloé", 3: "Dora"})
+    assert live_server.screen().host("start_game")["type"] == "ok"
+    hint_shows(page, "sign", "en")
+    dismiss(page, "sign")
+    ready_pages([ana], list(others.values()))
+    hint_shows(page, "hand", "en")
+    page.locator("#channel-toggle").tap()  # not what the hint says: the channel first
+    expect(page.locator("#tray")).to_be_visible()
+    entered(page.locator("#tray"))
+    # the page settled under the open tray; the coach places its bubble again now (as on any resize) rather than
+    # at its next glance at the page
+    page.evaluate(f"async () => {{ await ({SETTLED})(); window.dispatchEvent(new Event('resize')); }}")
+    over = page.evaluate(OVER_TRAY_OR_HAND)
+    ana.shot(screenshot_dir, f"first-coach-hand-tray-{size}")
+    assert not over, f"the hint lies over {over} at {size}"
+    covered, in_sight = page.evaluate(TRAY_FREE)
+    assert covered == [] and in_sight >= 8, (covered, in_sight)
+    # the partner flashes the team's sign: that hint speaks, beside Quatro!, with the tray still free
+    view = others[1].wait_state(lambda v: v["phase"] == "play")
+    mate = next(s["seat"] for s in view["seats"] if s["team"] == view["seats"][0]["team"] and s["seat"] != 0)
+    sign = others[mate].wait_state(lambda v: v["phase"] == "play")["you"]["sign"]
+    assert others[mate].act("take_channel")["type"] == "ok"
+    assert others[mate].act("choose_emoji", emoji=sign)["type"] == "ok"
+    emitted(others[mate], mate, sign)
+    hint_shows(page, "partner_sign", "en")
+    ana.shot(screenshot_dir, f"first-coach-partner-sign-tray-{size}")
+    assert "hand-zone" not in page.evaluate(OVER_TRAY_OR_HAND)
+    dismiss(page, "partner_sign")
+    covered, in_sight = page.evaluate(TRAY_FREE)
+    assert covered == [] and in_sight >= 8, (covered, in_sight)
+    # the channel released: the tray closes and the hint about the centre, never read, is back in its place
+    page.locator("#channel-toggle").tap()
+    expect(page.locator("#tray")).to_be_hidden()
+    hint_shows(page, "hand", "en")
     assert ana.errors == []

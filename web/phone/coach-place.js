@@ -8,7 +8,8 @@
 // The bubble is placed beside its control (above or below) when that covers nothing kept nor clear; else in the
 // room the page makes (a room shorter than the bubble lets it lie over what follows, if that is nothing kept) or
 // over the spare zone; else wherever on the screen covers nothing kept and the least of the
-// rest; failing everything, beside its control.
+// rest; failing everything, nowhere: the bubble waits out of sight until the page has room for it (a player who
+// opened the tray on a small screen is busy; a bubble over the emoji or the cards they tap would cost them).
 
 const MARGIN = 8;
 const GAP = 10; // room for the arrow
@@ -19,7 +20,8 @@ const area = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left,
 
 /**
  * Place `el` (position: fixed) for `target`; returns `{ side, glow }`: side is 'above', 'below' or 'over' (lying
- * over a zone, not pointing), glow whether the target should glow (no arrow points at it).
+ * over a zone, not pointing), or null when no place covers nothing kept (then `el` is not moved); glow whether
+ * the target should glow (no arrow points at it).
  */
 export function placeBubble(el, target, { keep = () => [], clear = () => [], spare = () => null, room = null,
   prefer = 'above' } = {}) {
@@ -76,19 +78,23 @@ export function placeBubble(el, target, { keep = () => [], clear = () => [], spa
     const b = box(within(z.left + (z.width - w) / 2), Math.max(MARGIN, Math.min(z.top, vh - h - MARGIN)));
     if (!blocked(b) && cost(b) === 0) return put('over', b.top, b.left, true);
   }
-  // Anywhere on the screen: nothing kept covered, the least of the rest, nearest to its control.
+  // Anywhere on the screen: nothing kept covered, the least of the rest, nearest to its control; in line with it,
+  // else at its edges or the screen's (sideways, the hand fills the left half under a control on the right).
   let best = null;
   for (const p of beside) {
     const b = box(left, p.top);
     if (!blocked(b)) best = pick(best, { ...p, left, cost: cost(b), far: 0 });
   }
-  for (let top = MARGIN; top + h <= vh - MARGIN; top += 4) {
-    const b = box(left, top);
-    if (!blocked(b)) best = pick(best, { side: 'over', top, left, cost: cost(b), far: Math.abs(top + h / 2 - (r.top + r.height / 2)) });
+  const lefts = [...new Set([left, within(r.left), within(r.right - w), MARGIN, within(vw)])];
+  for (const x of lefts) {
+    for (let top = MARGIN; top + h <= vh - MARGIN; top += 4) {
+      const b = box(x, top);
+      const far = Math.abs(top + h / 2 - (r.top + r.height / 2)) + Math.abs(x + w / 2 - cx);
+      if (!blocked(b)) best = pick(best, { side: 'over', top, left: x, cost: cost(b), far });
+    }
   }
   if (best) return put(best.side, best.top, best.left, best.side === 'over');
-  const above = r.top > vh - r.bottom;
-  return put(above ? 'above' : 'below', above ? r.top - h - GAP : r.bottom + GAP, left, false);
+  return { side: null, glow: false };
 }
 
 function pick(best, p) {

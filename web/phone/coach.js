@@ -19,7 +19,8 @@
 //   root     the element the hint bubble is added to (it is position: fixed, over everything);
 //   now      () => milliseconds, for "nobody has swapped for a while" (default performance.now; tests inject it);
 //   keep     () => the elements a bubble never covers (the phone: the seat strip, help, the hand);
-//   clear    () => the elements it covers only when nothing better exists (the centre, the emoji tray);
+//   clear    () => the elements only an urgent hint covers, when nothing better exists (the centre, the emoji
+//            tray); a calm hint keeps off them too. A hint with no room left waits out of sight until there is;
 //   spare    () => an element it may lie over instead of beside its control;
 //   room     (h) => the page makes room for a bubble h px tall and returns that zone, or null; room(0) gives it
 //            back. A bubble not beside its control makes its control glow (class coach-target). Where it goes
@@ -41,7 +42,7 @@
 // the hand and the channel toggle at the one moment you need them; it waits for the next deal.
 // In a practice round (view.practice) every hint is shown again, even on a device that has seen it: that round
 // is there to learn; what is dismissed during it stays dismissed afterwards.
-// A hint shown to the player is "seen" when dismissed, or once it has been on screen for a while and its
+// A hint shown to the player is "seen" when dismissed, or once it has been in sight for a while and its
 // moment passes; a dismissed hint never comes back on this device until reset().
 
 import { translator, loadGroups, language, setLanguage, onLanguageChange } from '../common/i18n.js';
@@ -57,9 +58,11 @@ const STILL_WAIT_FRAMES = 30; // the longest a new bubble waits for the page und
 const IDLE_MS = 25000; // nobody swapped for this long in a round: suggest a reshuffle (a coaching choice, no rule)
 
 // Most urgent first. `due` says the moment has come; `still` says it has not passed (else the hint goes away).
-// `anchor` names the control it points at.
+// `anchor` names the control it points at. An `urgent` hint says what to do now: with no other room it lies over
+// the centre or the open emoji tray (as little as it can); a calm one waits instead (a first-timer who opened the
+// tray on a small phone is busy there, and a bubble over the emoji they tap costs them the flash).
 const HINTS = [
-  { key: 'partner_sign', anchor: 'quatro', carre: true, due: (c) => c.play && c.partnerFlashedSign, still: (c) => c.play },
+  { key: 'partner_sign', anchor: 'quatro', carre: true, urgent: true, due: (c) => c.play && c.partnerFlashedSign, still: (c) => c.play },
   { key: 'contre', anchor: 'contre', due: (c) => c.play && c.repeated !== null, still: (c) => c.play },
   { key: 'vote', anchor: 'vote', due: (c) => c.voting, still: (c) => c.voting },
   // over the explanation the page offers for it (data-coach-place), else beside its control
@@ -69,7 +72,7 @@ const HINTS = [
   { key: 'hand', anchor: 'centre', due: (c) => c.play && c.hand, still: (c) => c.play },
   { key: 'cooldown', anchor: 'hand', due: (c) => c.play && c.waiting, still: (c) => c.play },
   // until taken: the tray it opens is the player's to tap
-  { key: 'channel', anchor: 'channel', carre: true,
+  { key: 'channel', anchor: 'channel', carre: true, urgent: true,
     due: (c) => c.play && !c.holdsChannel && (c.hasCarre || c.seen.has('cooldown')), still: (c) => c.play && !c.holdsChannel },
   { key: 'reshuffle', anchor: 'reshuffle', due: (c) => c.play && c.idle && c.canReshuffle, still: (c) => c.play && c.canReshuffle },
   { key: 'one_call', anchor: 'result', due: (c) => c.result, still: (c) => c.result },
@@ -254,15 +257,18 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     if (!shown) return;
     const target = anchor(shown.anchor);
     const { el } = shown;
-    if (!target || !target.isConnected || target.getClientRects().length === 0) {
+    el.hidden = false; // measured where it would go
+    const at = target && target.isConnected && target.getClientRects().length > 0
+      ? placeBubble(el, target, shown.urgent ? { keep, clear, spare, room }
+        : { keep: () => keep().concat(clear()), spare, room }) : { side: null };
+    if (!at.side) { // its control is gone, or no room covers nothing kept: it waits out of sight
       el.hidden = true;
+      shown.since = now(); // "seen" counts the time it was in sight
       glow(null);
       cover(null);
       if (room) room(0);
       return;
     }
-    el.hidden = false;
-    const at = placeBubble(el, target, { keep, clear, spare, room, prefer: shown.prefer });
     glow(at.glow ? target : null);
     cover(at.side === 'over' && target.dataset.coachPlace === 'over' ? target : null);
   }
@@ -284,7 +290,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
     el.querySelector('.coach-ok').addEventListener('click', dismiss);
     el.querySelector('.coach-x').addEventListener('click', dismiss);
     root.append(el);
-    shown = { key: hint.key, anchor: hint.anchor, prefer: hint.prefer, vars, since: now(), el };
+    shown = { key: hint.key, anchor: hint.anchor, urgent: hint.urgent, vars, since: now(), el };
     draw();
     // Its size settles when the stylesheet (linked on first use) or a font arrives: place it again then.
     if (typeof ResizeObserver === 'function') {
