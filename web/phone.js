@@ -2,7 +2,7 @@
 // renderer per phase (join, sign, play, reveal, game over), the gestures, keep-awake and the words. Each concern
 // lives in its own module under phone/; what the big screen shares with it lives in common/.
 import { Link } from './common/socket.js';
-import { language, startLanguage, followTable, onLanguageChange } from './common/i18n.js';
+import { startLanguage, followTable, onLanguageChange } from './common/i18n.js';
 import { S, me, TOKEN_KEY, takeTokenFromUrl, vipSecret, forget } from './phone/state.js';
 import { $ } from './phone/dom.js';
 import { setLink, send } from './phone/net.js';
@@ -65,46 +65,8 @@ function hostBar() {
   else $('host-bar').hidden = true;
 }
 
-let coach = null; // the teaching engineer's coach (phone/coach.js), loaded after the page is up
-
-// Where each coach hint points: the control it is about, when it is on screen.
-const ANCHORS = {
-  // over the explanation it repeats: the space beside the grid or Lock in holds the title, countdown or a control
-  sign: () => document.querySelector('#sign-body .sign-about') || $('btn-lock'),
-  hand: () => $('hand-zone'), centre: () => $('centre'), channel: () => $('channel-toggle'),
-  quatro: () => $('btn-quatro'), contre: () => $('btn-contre'), reshuffle: () => $('btn-reshuffle'),
-  vote: () => $('vote-bar'), result: () => $('result-sentence'),
-};
-function anchor(key) {
-  // A question or the help sheet over the table comes first: the hint waits until they are closed.
-  if (S.modal || document.getElementById('help-sheet')) return null;
-  const el = ANCHORS[key] ? ANCHORS[key]() : null;
-  return el && !el.closest('[hidden]') && el.getClientRects().length ? el : null;
-}
-
-// The strip lends a hint in play the room it can spare (at least half the hint: the coach checks the rest).
-function coachRoom(h) {
-  const spacer = $('coach-room');
-  if (!h || document.body.dataset.screen !== 'play') { spacer.hidden = true; return null; }
-  const screen = $('screen-play');
-  spacer.style.height = `${Math.ceil(h)}px`;
-  spacer.hidden = false;
-  const over = screen.scrollHeight - screen.clientHeight;
-  if (over > 1) spacer.style.height = `${Math.max(0, Math.floor(h - over))}px`;
-  if (over > h / 2 || screen.scrollHeight > screen.clientHeight + 1) { spacer.hidden = true; return null; }
-  return spacer;
-}
-
-function startCoach() {
-  later('coach').then((m) => {
-    coach = m.createCoach({ lang: language(), anchor, root: $('app'), room: coachRoom,
-      keep: () => [$('strip'), $('help'), $('hand-zone')], clear: () => [$('centre'), $('tray')] });
-    if (S.view && me()) coach.consider(S.view, null, []);
-  }).catch(() => { /* no coach: the game goes on without hints */ });
-}
-
-document.addEventListener('quatro:overlay', () => { if (coach && me()) coach.consider(S.view, S.view, []); });
-// A screen drawn by a module fetched on demand (the sign, the reveal): the coach looks again for what it points at.
+let coach = null; // the first-timers' hints (phone/tips.js), fetched with the seat
+// A screen drawn by a module fetched on demand (the sign, the reveal): the coach looks again (phone/tips.js).
 const drawn = () => document.dispatchEvent(new Event('quatro:overlay'));
 
 let coachAsked = false;
@@ -112,7 +74,7 @@ function onView(before, events) {
   // the table's language, unless this phone's player picked one
   followTable(S.table && S.table.settings && S.table.settings.language);
   // The hints are for a seated player: the coach comes with the seat, not with the join screen.
-  if (!coachAsked && me()) { coachAsked = true; startCoach(); }
+  if (!coachAsked && me()) { coachAsked = true; later('tips').then((m) => { coach = m.coach; }, quiet); }
   if (coach && me()) coach.consider(S.view, before, events);
   if (me() || S.watching) later('announce').then((m) => m.hear(events), quiet); // said to a screen reader
   if (S.rewatch && !me() && S.status === 'open') { S.rewatch = false; send({ type: 'watch' }); }
@@ -173,7 +135,7 @@ async function boot() {
   setupJoin();
   setupPlay();
   import('./common/lang-picker.js').then((m) => m.languagePicker($('lang')), quiet); // after the page: rarely used
-  onLanguageChange((lang) => { render(); if (coach) coach.setLang(lang); });
+  onLanguageChange(render); // the coach follows by itself
   $('help').addEventListener('click', () => later('help').then((m) => { m.setHelpHooks({ coach: () => coach }); m.openHelp(); }, quiet));
   render();
   connect(); // the words are here: whatever the server says can be drawn

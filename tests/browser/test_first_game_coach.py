@@ -14,6 +14,7 @@ Screenshots: ``screenshots/qa-first-coach-*.png``.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -224,7 +225,7 @@ OVER_TRAY_OR_HAND = """() => {
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_r17_r18_a_hint_never_lies_over_the_open_tray_or_the_hand_it_waits_for_room(
+def test_r17_r18_r21_a_hint_never_lies_over_the_open_tray_or_the_hand_it_waits_for_room(
     live_server_factory, screenshot_dir, phone_page, size
 ):
     """A first-timer who takes the channel before reading the first play's hint: the tray that opens is theirs to
@@ -265,7 +266,9 @@ def test_r17_r18_a_hint_never_lies_over_the_open_tray_or_the_hand_it_waits_for_r
     dismiss(page, "partner_sign")
     covered, in_sight = page.evaluate(TRAY_FREE)
     assert covered == [] and in_sight >= 8, (covered, in_sight)
-    # the channel released: the tray closes and the hint about the centre, never read, is back in its place
+    # the channel released (once its cooldown allows, R21): the tray closes and the hint about the centre, never
+    # read, is back in its place
+    expect(page.locator("#channel-ring")).not_to_have_class(re.compile(r"\bon\b"), timeout=limit_ms(15))
     page.locator("#channel-toggle").tap()
     expect(page.locator("#tray")).to_be_hidden()
     hint_shows(page, "hand", "en")
