@@ -1,5 +1,5 @@
 // The join screen (a name, a seat, or "Watch") and the waiting room of a seated phone in the lobby.
-import { S, me, teamName, team, teamAfter, changed, NAME_KEY, TOKEN_KEY } from './state.js';
+import { S, me, teamName, team, teamAfter, changed, NAME_KEY, TOKEN_KEY, JOIN_KEY } from './state.js';
 import { $, h } from './dom.js';
 import { t } from './strings.js';
 import { send } from './net.js';
@@ -81,9 +81,9 @@ export function join(seat) {
   keepAwake();
   S.joinMsg = '';
   S.kicked = null;
-  // Its key: a join whose reply is lost goes again (messages.js).
+  // Its key: a join whose reply is lost goes again (messages.js), after a reload too.
   const msg = { type: 'join', seat, name, key: crypto.getRandomValues(new Uint8Array(16)).join('-') };
-  send(msg, { seat, name, msg });
+  if (send(msg, { seat, name, msg }) != null) localStorage.setItem(JOIN_KEY, JSON.stringify({ at: Date.now(), msg }));
 }
 
 export function setupJoin() {

@@ -1,6 +1,6 @@
 // What the server says, applied to the phone's state: a fresh view, the replies to our own messages (answered at
 // the finger that sent them), and the errors that take a seat away.
-import { S, me, TOKEN_KEY, settlePending } from './state.js';
+import { S, me, TOKEN_KEY, JOIN_KEY, settlePending } from './state.js';
 import { t, refusalText, loadLaterWords } from './strings.js';
 import { atFinger, haptic, playMsg, toast, hideToast } from './feedback.js';
 import { closeModal } from './modal.js';
@@ -41,14 +41,26 @@ export function onMessage(msg) {
   }
 }
 
-/** A new socket: replies to what the old one sent never come; an unanswered join goes again (§4.1). */
+const JOIN_AGAIN_MS = 120000; // a join kept from before a reload goes again this long after its tap, not later
+
+/** A new socket: replies to what the old one sent never come; an unanswered join goes again (§4.1), and so does
+ *  one this page sent before it was reloaded, when it holds no seat's token. */
 export function onSocketOpen() {
   S.callBusy = false;
   S.pending = null;
   S.channelWanted = null;
-  const j = [...S.sent.values()].find((w) => w.kind === 'join');
+  const j = [...S.sent.values()].find((w) => w.kind === 'join') || keptJoin();
   forgetSent();
   if (j) Promise.resolve().then(() => send(j.msg, j));
+}
+
+function keptJoin() {
+  try {
+    const { at, msg } = JSON.parse(localStorage.getItem(JOIN_KEY));
+    if (!localStorage.getItem(TOKEN_KEY) && Math.abs(Date.now() - at) < JOIN_AGAIN_MS) return { seat: msg.seat, name: msg.name, msg };
+  } catch { /* none, or not ours */ }
+  localStorage.removeItem(JOIN_KEY);
+  return null;
 }
 
 function onState(msg) {
@@ -118,6 +130,7 @@ const nameKey = (name) => name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerC
 
 function onJoined(msg) {
   localStorage.setItem(TOKEN_KEY, msg.token);
+  localStorage.removeItem(JOIN_KEY);
   S.joinMsg = '';
   S.kicked = null;
   S.watching = false;
@@ -195,6 +208,7 @@ function onRefused(msg) {
 function onError(msg) {
   const what = S.sent.get(msg.id) || {};
   S.sent.delete(msg.id);
+  if (what.kind === 'join') localStorage.removeItem(JOIN_KEY);
   const seatLost = ['bad_token', 'not_seated', 'seat_moved', 'seat_freed', 'kicked', 'replaced_by_bot'];
   if (seatLost.includes(msg.code) && what.kind !== 'watch' && what.kind !== 'join') {
     const had = localStorage.getItem(TOKEN_KEY);

@@ -6,6 +6,8 @@ import { remaining } from '../common/clock.js';
 
 export const TOKEN_KEY = 'quatro.token';
 export const NAME_KEY = 'quatro.name';
+// A join not answered yet, kept with when it went ({ at, msg }): a reload soon after the seat tap sends it again.
+export const JOIN_KEY = 'quatro.join';
 
 export const S = {
   view: null, // last view from the server
