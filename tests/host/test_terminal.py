@@ -108,10 +108,17 @@ def _come_back(port: int, phone: WsClient, rng: random.Random) -> WsClient:
     return again
 
 
+#: The evening's pace: a phone drops and comes back every STEP real seconds, at SCALE of the rules' durations, so
+#: 150 comebacks span 15 minutes of the game's clock (150 × 0.1 s / 0.0167 ≈ 900 s) in 15 real seconds.
+STEP, SCALE = 0.1, 0.1 / 6
+
+
 def _evening(tmp_path: Path, reconnects: int, *options: str) -> tuple[Terminal, str, Path]:
-    """The launcher in an 80×24 terminal, 8 phones seated and playing at ``--time-scale 0.05`` while they drop
-    and come back ``reconnects`` times; the terminal, the join URL, and the log file."""
-    term = Terminal(HOST + ["--no-mdns", "--seats", "8", "--time-scale", "0.05", *options], _launcher_env(tmp_path))
+    """The launcher in an 80×24 terminal, 8 phones seated and playing at ``--time-scale`` SCALE while they drop
+    and come back ``reconnects`` times, one every STEP seconds; the terminal, the join URL, and the log file."""
+    term = Terminal(
+        HOST + ["--no-mdns", "--seats", "8", "--time-scale", f"{SCALE:.4f}", *options], _launcher_env(tmp_path)
+    )
     found = term.wait_for(r"open\s+(http://\S+)(?:.|\n)*Port (\d+)\.")
     join_url, port = found.group(1), int(found.group(2))
     secret = re.search(r"host=(\S+)", "\n".join(term.lines())).group(1)
@@ -128,7 +135,7 @@ def _evening(tmp_path: Path, reconnects: int, *options: str) -> tuple[Terminal, 
             view = phones[k].wait_state(timeout=5)
             if view.get("you") and view.get("centre"):
                 phones[k].act("swap", card=view["you"]["hand"][0]["id"], place=0, expected=view["centre"][0]["id"])
-        time.sleep(0.3)
+        time.sleep(STEP)
     screen.close()
     for phone in phones:
         phone.close()
