@@ -87,7 +87,8 @@ function vote(tick = false) {
   if (!voteShown && !(v && v.reshuffle && v.reshuffle.vote && me() && me().voter)) return;
   later('vote').then((m) => {
     if (tick) m.tickVote(); else m.renderVote();
-    voteShown = !$('vote-bar').hidden;
+    const shown = !$('vote-bar').hidden;
+    if (shown !== voteShown) { voteShown = shown; drawn(); } // the coach's vote hint points at the bar
   }, quiet);
 }
 

@@ -37,6 +37,7 @@ WORDS = {
     "partner_sign": ("your sign", "votre signe"),
     "contre": ("keeps flashing", "fait sans cesse"),
     "one_call": ("One call ends the round", "La première annonce termine la manche"),
+    "vote": ("silence means no", "sans réponse, c’est non"),
 }
 
 #: The hint bubble is on the screen, its words fit in it, and it leaves the cards in play in sight (lying over the
@@ -147,7 +148,7 @@ def test_a_phone_that_never_played_sees_each_hint_at_its_moment_in_a_real_game(
     ana.shot(screenshot_dir, f"first-coach-one-call-{tag}")
     dismiss(page, "one_call")
     seen = json.loads(page.evaluate("localStorage.getItem('quatro.coach.seen')"))
-    assert set(WORDS) <= set(seen)
+    assert set(WORDS) - {"vote"} <= set(seen)  # every hint of this game (no vote in it)
     assert ana.errors == []
 
 
@@ -272,4 +273,57 @@ def test_r17_r18_r21_a_hint_never_lies_over_the_open_tray_or_the_hand_it_waits_f
     page.locator("#channel-toggle").tap()
     expect(page.locator("#tray")).to_be_hidden()
     hint_shows(page, "hand", "en")
+    assert ana.errors == []
+
+
+#: Where the shown hint bubble lies over a call button; ``None`` when no bubble is in sight.
+OVER_CALLS = """() => {
+  const b = document.querySelector('.coach');
+  if (!b || b.hidden || getComputedStyle(b).visibility === 'hidden') return null;
+  const r = b.getBoundingClientRect();
+  return ['btn-quatro', 'btn-contre'].filter((id) => {
+    const q = document.getElementById(id).getBoundingClientRect();
+    return r.left < q.right - 1 && q.left < r.right - 1 && r.top < q.bottom - 1 && q.top < r.bottom - 1;
+  });
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_r31_the_vote_hint_keeps_off_the_calls_and_the_cards(live_server_factory, screenshot_dir, phone_page, size):
+    """A reshuffle vote in a first-timer's first play: its hint takes the place of the calmer one, off the cards and
+    the calls (a tip over Quatro! when the partner flashes costs the round). At 360x640 the bar takes the room the
+    strip lent: the hint finds no place off the seats' flashes and the cards and waits; the bar says the rule itself.
+    The first swap's tip and the channel's keep off the calls too."""
+    live_server = live_server_factory(seats=4, public_host=PUBLIC, time_scale=0.6)
+    ana = phone_page(live_server, 0, "Ana", size=SIZES[size], fresh=True)
+    page = ana.page
+    others = seat_phones(live_server, {1: "Bruno", 2: "Chloé", 3: "Dora"})
+    assert live_server.screen().host("start_game")["type"] == "ok"
+    hint_shows(page, "sign", "en")
+    dismiss(page, "sign")
+    ready_pages([ana], list(others.values()))
+    hint_shows(page, "hand", "en")
+    assert page.evaluate(OVER_CALLS) == []
+    dismiss(page, "hand")
+    assert others[2].act("request_reshuffle")["type"] == "ok"
+    expect(page.locator("#vote-bar")).to_contain_text("Silence means no")
+    if size == "360x640":
+        expect(page.locator('.coach[data-hint="vote"]')).to_be_attached()
+        page.evaluate(f"async () => {{ await ({SETTLED})(); window.dispatchEvent(new Event('resize')); }}")
+        assert page.evaluate(OVER_CALLS) is None  # out of sight
+    else:
+        hint_shows(page, "vote", "en")
+        assert page.evaluate(OVER_CALLS) == []
+    ana.shot(screenshot_dir, f"first-coach-vote-{size}")
+    page.locator('#vote-bar [data-action="refuse"]').tap()
+    expect(page.locator("#vote-bar")).to_be_hidden()
+    expect(page.locator('.coach[data-hint="vote"]')).to_have_count(0)  # answered: its moment passed
+    page.locator("#hand .card").first.tap()
+    page.locator("#centre .card").first.tap()
+    hint_shows(page, "cooldown", "en")
+    assert page.evaluate(OVER_CALLS) == []
+    dismiss(page, "cooldown")
+    others[1].act("take_channel")  # a frame: the channel's hint comes with it
+    hint_shows(page, "channel", "en")
+    assert page.evaluate(OVER_CALLS) == []
     assert ana.errors == []

@@ -34,9 +34,11 @@ function room(h) {
   return spacer;
 }
 
-/** The phone's coach; the composition root hands it every view (coach.consider). */
+/** The phone's coach; the composition root hands it every view (coach.consider). A bubble never lies over the
+ *  seats' flashes, help, your cards or the calls (a tip over Quatro! when your partner flashes costs the round). */
 export const coach = createCoach({ lang: language(), anchor, root: $('app'), room,
-  keep: () => [$('strip'), $('help'), $('hand-zone')], clear: () => [$('centre'), $('tray')] });
+  keep: () => [$('strip'), $('help'), $('hand-zone'), $('btn-quatro'), $('btn-contre')],
+  clear: () => [$('centre'), $('tray')] });
 if (S.view && me()) coach.consider(S.view, null, []);
 // A screen drawn by a module fetched on demand (the sign, the reveal): the coach looks again for what it points at.
 document.addEventListener('quatro:overlay', () => { if (me()) coach.consider(S.view, S.view, []); });
