@@ -1,6 +1,7 @@
 // Where the coach's bubble goes (phone/coach.js): beside the control it is about, never over what the player must
 // keep seeing. Three kinds of zone, each a function returning elements:
-//   keep   never covered (the seat strip, the help button, your hand): a partner's flash or a card is never hidden;
+//   keep   never covered (the seat strip, the help button, your hand, the calls): a partner's flash, a card or
+//          Quatro! is never hidden;
 //   clear  covered only when nothing better exists (the centre, the emoji tray), as little as possible;
 //   spare  a zone the bubble may lie over instead of beside its control (its control then glows).
 // And `room(h)`: the page may make room for a bubble `h` px tall (the play screen lends the strip's spare height)
@@ -9,7 +10,8 @@
 // room the page makes (a room shorter than the bubble lets it lie over what follows, if that is nothing kept) or
 // over the spare zone; else wherever on the screen covers nothing kept and the least of the
 // rest; failing everything, nowhere: the bubble waits out of sight until the page has room for it (a player who
-// opened the tray on a small screen is busy; a bubble over the emoji or the cards they tap would cost them).
+// opened the tray on a small screen is busy; a bubble over the emoji or the cards they tap would cost them). The
+// coach decides what counts as clear for each hint (coach.js: a calm hint keeps off the clear zones too).
 
 const MARGIN = 8;
 const GAP = 10; // room for the arrow
@@ -23,8 +25,7 @@ const area = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left,
  * over a zone, not pointing), or null when no place covers nothing kept (then `el` is not moved); glow whether
  * the target should glow (no arrow points at it).
  */
-export function placeBubble(el, target, { keep = () => [], clear = () => [], spare = () => null, room = null,
-  prefer = 'above' } = {}) {
+export function placeBubble(el, target, { keep = () => [], clear = () => [], spare = () => null, room = null } = {}) {
   if (room) room(0); // measure the page as it is without the bubble
   const vw = document.documentElement.clientWidth;
   const vh = window.innerHeight;
@@ -59,7 +60,6 @@ export function placeBubble(el, target, { keep = () => [], clear = () => [], spa
   const left = within(cx - w / 2);
   const beside = [{ side: 'above', top: r.top - h - GAP }, { side: 'below', top: r.bottom + GAP }]
     .filter((p) => p.top >= MARGIN && p.top + h <= vh - MARGIN);
-  if (prefer === 'below') beside.reverse();
   for (const p of beside) {
     const b = box(left, p.top);
     if (!blocked(b) && cost(b) === 0) return put(p.side, p.top, left, false);

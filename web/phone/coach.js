@@ -18,7 +18,7 @@
 //            a zone the bubble lies over (no arrow) instead of beside;
 //   root     the element the hint bubble is added to (it is position: fixed, over everything);
 //   now      () => milliseconds, for "nobody has swapped for a while" (default performance.now; tests inject it);
-//   keep     () => the elements a bubble never covers (the phone: the seat strip, help, the hand);
+//   keep     () => the elements a bubble never covers (the phone: the seat strip, help, the hand, the calls);
 //   clear    () => the elements only an urgent hint covers, when nothing better exists (the centre, the emoji
 //            tray); a calm hint keeps off them too. A hint with no room left waits out of sight until there is;
 //   spare    () => an element it may lie over instead of beside its control;
