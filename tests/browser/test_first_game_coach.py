@@ -76,6 +76,35 @@ def dismiss(page, key: str) -> None:
     expect(page.locator(f'.coach[data-hint="{key}"]')).to_have_count(0)
 
 
+#: Which of the elements with the given ids the shown hint bubble lies over; ``null`` when no bubble is in sight.
+OVER = """(ids) => {
+  const b = document.querySelector('.coach');
+  if (!b || b.hidden || getComputedStyle(b).visibility === 'hidden') return null;
+  const r = b.getBoundingClientRect();
+  return ids.filter((id) => {
+    const z = document.getElementById(id);
+    if (!z || z.closest('[hidden]') || !z.getClientRects().length) return false;
+    const q = z.getBoundingClientRect();
+    return r.left < q.right - 1 && q.left < r.right - 1 && r.top < q.bottom - 1 && q.top < r.bottom - 1;
+  });
+}"""
+TRAY_OR_HAND = ["hand-zone", "tray"]
+CALLS = ["btn-quatro", "btn-contre"]
+
+
+def first_play(live_server_factory, phone_page, size: str):
+    """A fresh phone (a device that never played) on seat 0 at ``size``, socket phones on the other seats, the game
+    started, the sign hint read and everybody ready: the first play begins. Returns (server, Ana's page, phones)."""
+    live_server = live_server_factory(seats=4, public_host=PUBLIC, time_scale=0.6)
+    ana = phone_page(live_server, 0, "Ana", size=SIZES[size], fresh=True)
+    others = seat_phones(live_server, {1: "Bruno", 2: "Chloé", 3: "Dora"})
+    assert live_server.screen().host("start_game")["type"] == "ok"
+    hint_shows(ana.page, "sign", "en")
+    dismiss(ana.page, "sign")
+    ready_pages([ana], list(others.values()))
+    return live_server, ana, others
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_phone_that_never_played_sees_each_hint_at_its_moment_in_a_real_game(
@@ -177,14 +206,8 @@ def test_r17_r18_a_first_timer_who_takes_the_channel_as_its_hint_says_can_tap_th
     """The channel hint says "take the channel and pick an emoji". A first-timer with a carré does just that, and
     the emoji tray that opens is theirs to tap: the hint was followed, so it goes, and never lies over the tray it
     sent them to (at 390x844 its bubble stayed over the tray's first row, and the tap on the sign hit the bubble)."""
-    live_server = live_server_factory(seats=4, public_host=PUBLIC, time_scale=0.6)
-    ana = phone_page(live_server, 0, "Ana", size=SIZES[size], fresh=True)
+    live_server, ana, others = first_play(live_server_factory, phone_page, size)
     page = ana.page
-    others = seat_phones(live_server, {1: "Bruno", 2: "Chloé", 3: "Dora"})
-    assert live_server.screen().host("start_game")["type"] == "ok"
-    hint_shows(page, "sign", "en")
-    dismiss(page, "sign")
-    ready_pages([ana], list(others.values()))
     expect(page.locator("#screen-play")).to_be_visible()
     live_server.table.set_position("AAAA KKJJ QQJT TTJK | KQQT")  # Ana's carré: the hints about it speak
     hint_shows(page, "channel", "en")
@@ -211,20 +234,6 @@ def test_r17_r18_a_first_timer_who_takes_the_channel_as_its_hint_says_can_tap_th
     assert ana.errors == []
 
 
-#: Where the shown hint bubble lies over the hand or the open emoji tray; ``None`` when no bubble is in sight.
-OVER_TRAY_OR_HAND = """() => {
-  const b = document.querySelector('.coach');
-  if (!b || b.hidden || getComputedStyle(b).visibility === 'hidden') return null;
-  const r = b.getBoundingClientRect();
-  return ['hand-zone', 'tray'].filter((id) => {
-    const z = document.getElementById(id);
-    if (!z || z.closest('[hidden]') || !z.getClientRects().length) return false;
-    const q = z.getBoundingClientRect();
-    return r.left < q.right - 1 && q.left < r.right - 1 && r.top < q.bottom - 1 && q.top < r.bottom - 1;
-  });
-}"""
-
-
 @pytest.mark.parametrize("size", list(SIZES))
 def test_r17_r18_r21_a_hint_never_lies_over_the_open_tray_or_the_hand_it_waits_for_room(
     live_server_factory, screenshot_dir, phone_page, size
@@ -234,14 +243,8 @@ def test_r17_r18_r21_a_hint_never_lies_over_the_open_tray_or_the_hand_it_waits_f
     tray's first row, at 844x390 over the whole hand): it waits, and comes back once the channel is released. The
     partner's sign, the one hint that must speak at once, still shows with the tray open, off the hand (on a small
     screen over part of the tray, until "Got it")."""
-    live_server = live_server_factory(seats=4, public_host=PUBLIC, time_scale=0.6)
-    ana = phone_page(live_server, 0, "Ana", size=SIZES[size], fresh=True)
+    _, ana, others = first_play(live_server_factory, phone_page, size)
     page = ana.page
-    others = seat_phones(live_server, {1: "Bruno", 2: "Chloé", 3: "Dora"})
-    assert live_server.screen().host("start_game")["type"] == "ok"
-    hint_shows(page, "sign", "en")
-    dismiss(page, "sign")
-    ready_pages([ana], list(others.values()))
     hint_shows(page, "hand", "en")
     page.locator("#channel-toggle").tap()  # not what the hint says: the channel first
     expect(page.locator("#tray")).to_be_visible()
@@ -249,7 +252,7 @@ def test_r17_r18_r21_a_hint_never_lies_over_the_open_tray_or_the_hand_it_waits_f
     # the page settled under the open tray; the coach places its bubble again now (as on any resize) rather than
     # at its next glance at the page
     page.evaluate(f"async () => {{ await ({SETTLED})(); window.dispatchEvent(new Event('resize')); }}")
-    over = page.evaluate(OVER_TRAY_OR_HAND)
+    over = page.evaluate(OVER, TRAY_OR_HAND)
     ana.shot(screenshot_dir, f"first-coach-hand-tray-{size}")
     assert not over, f"the hint lies over {over} at {size}"
     covered, in_sight = page.evaluate(TRAY_FREE)
@@ -263,7 +266,7 @@ def test_r17_r18_r21_a_hint_never_lies_over_the_open_tray_or_the_hand_it_waits_f
     emitted(others[mate], mate, sign)
     hint_shows(page, "partner_sign", "en")
     ana.shot(screenshot_dir, f"first-coach-partner-sign-tray-{size}")
-    assert "hand-zone" not in page.evaluate(OVER_TRAY_OR_HAND)
+    assert "hand-zone" not in page.evaluate(OVER, TRAY_OR_HAND)
     dismiss(page, "partner_sign")
     covered, in_sight = page.evaluate(TRAY_FREE)
     assert covered == [] and in_sight >= 8, (covered, in_sight)
@@ -276,44 +279,26 @@ def test_r17_r18_r21_a_hint_never_lies_over_the_open_tray_or_the_hand_it_waits_f
     assert ana.errors == []
 
 
-#: Where the shown hint bubble lies over a call button; ``None`` when no bubble is in sight.
-OVER_CALLS = """() => {
-  const b = document.querySelector('.coach');
-  if (!b || b.hidden || getComputedStyle(b).visibility === 'hidden') return null;
-  const r = b.getBoundingClientRect();
-  return ['btn-quatro', 'btn-contre'].filter((id) => {
-    const q = document.getElementById(id).getBoundingClientRect();
-    return r.left < q.right - 1 && q.left < r.right - 1 && r.top < q.bottom - 1 && q.top < r.bottom - 1;
-  });
-}"""
-
-
 @pytest.mark.parametrize("size", list(SIZES))
 def test_r31_the_vote_hint_keeps_off_the_calls_and_the_cards(live_server_factory, screenshot_dir, phone_page, size):
     """A reshuffle vote in a first-timer's first play: its hint takes the place of the calmer one, off the cards and
     the calls (a tip over Quatro! when the partner flashes costs the round). At 360x640 the bar takes the room the
     strip lent: the hint finds no place off the seats' flashes and the cards and waits; the bar says the rule itself.
     The first swap's tip and the channel's keep off the calls too."""
-    live_server = live_server_factory(seats=4, public_host=PUBLIC, time_scale=0.6)
-    ana = phone_page(live_server, 0, "Ana", size=SIZES[size], fresh=True)
+    _, ana, others = first_play(live_server_factory, phone_page, size)
     page = ana.page
-    others = seat_phones(live_server, {1: "Bruno", 2: "Chloé", 3: "Dora"})
-    assert live_server.screen().host("start_game")["type"] == "ok"
-    hint_shows(page, "sign", "en")
-    dismiss(page, "sign")
-    ready_pages([ana], list(others.values()))
     hint_shows(page, "hand", "en")
-    assert page.evaluate(OVER_CALLS) == []
+    assert page.evaluate(OVER, CALLS) == []
     dismiss(page, "hand")
     assert others[2].act("request_reshuffle")["type"] == "ok"
     expect(page.locator("#vote-bar")).to_contain_text("Silence means no")
     if size == "360x640":
         expect(page.locator('.coach[data-hint="vote"]')).to_be_attached()
         page.evaluate(f"async () => {{ await ({SETTLED})(); window.dispatchEvent(new Event('resize')); }}")
-        assert page.evaluate(OVER_CALLS) is None  # out of sight
+        assert page.evaluate(OVER, CALLS) is None  # out of sight
     else:
         hint_shows(page, "vote", "en")
-        assert page.evaluate(OVER_CALLS) == []
+        assert page.evaluate(OVER, CALLS) == []
     ana.shot(screenshot_dir, f"first-coach-vote-{size}")
     page.locator('#vote-bar [data-action="refuse"]').tap()
     expect(page.locator("#vote-bar")).to_be_hidden()
@@ -321,9 +306,9 @@ def test_r31_the_vote_hint_keeps_off_the_calls_and_the_cards(live_server_factory
     page.locator("#hand .card").first.tap()
     page.locator("#centre .card").first.tap()
     hint_shows(page, "cooldown", "en")
-    assert page.evaluate(OVER_CALLS) == []
+    assert page.evaluate(OVER, CALLS) == []
     dismiss(page, "cooldown")
     others[1].act("take_channel")  # a frame: the channel's hint comes with it
     hint_shows(page, "channel", "en")
-    assert page.evaluate(OVER_CALLS) == []
+    assert page.evaluate(OVER, CALLS) == []
     assert ana.errors == []

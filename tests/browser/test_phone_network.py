@@ -33,11 +33,9 @@ def test_r33_back_online_replaces_a_dead_socket_and_shows_the_fresh_table(live_s
     assert errors == []
 
 
-@pytest.mark.live_server(seats=4, public_host="party.test")
-def test_r33_a_join_whose_reply_was_lost_with_its_socket_is_sent_again_and_seats_the_phone(live_server, phone_context):
-    """The Wi-Fi drops just after the seat tap: the host seated Ana, but the reply with her token never came. Back
-    online, the page sends the same join (its key) on its new socket and is seated, with the token the first join
-    was given; without it the seat would wait offline for a phone that does not know it (docs/protocol.md §4.1)."""
+def lost_join_reply(live_server, phone_context):
+    """Ana taps seat 0 and her socket dies right after the join: the host seats her, the page never hears of it and
+    still shows the join screen. Returns (page, gate, its errors, the host's screen)."""
     page, gate, errors = gated_page(phone_context, live_server.port)
     page.fill("#name", "Ana")
     expect(page.locator('#seat-list [data-seat="0"]')).to_be_enabled()
@@ -46,6 +44,15 @@ def test_r33_a_join_whose_reply_was_lost_with_its_socket_is_sent_again_and_seats
     screen = live_server.screen()
     screen.wait_state(lambda v: v["seats"][0]["name"] == "Ana")  # the host seated her; the page does not know
     expect(page.locator("#screen-join")).to_be_visible()
+    return page, gate, errors, screen
+
+
+@pytest.mark.live_server(seats=4, public_host="party.test")
+def test_r33_a_join_whose_reply_was_lost_with_its_socket_is_sent_again_and_seats_the_phone(live_server, phone_context):
+    """The Wi-Fi drops just after the seat tap: the host seated Ana, but the reply with her token never came. Back
+    online, the page sends the same join (its key) on its new socket and is seated, with the token the first join
+    was given; without it the seat would wait offline for a phone that does not know it (docs/protocol.md §4.1)."""
+    page, gate, errors, screen = lost_join_reply(live_server, phone_context)
 
     page.evaluate("window.dispatchEvent(new Event('online'))")
     gate.wait_for_connections(page, 2)
@@ -66,14 +73,7 @@ def test_r33_a_join_whose_reply_was_lost_with_its_socket_is_sent_again_and_seats
 def test_r33_a_join_whose_reply_was_lost_is_sent_again_after_a_reload(live_server, phone_context):
     """The Wi-Fi drops just after the seat tap and the player does what people do: reloads the page. The page kept
     its unanswered join (with its key) and sends it again on the new page's socket: seated, one Ana at the table."""
-    page, gate, errors = gated_page(phone_context, live_server.port)
-    page.fill("#name", "Ana")
-    expect(page.locator('#seat-list [data-seat="0"]')).to_be_enabled()
-    gate.dies_after = "join"
-    page.locator('#seat-list [data-seat="0"]').tap()
-    screen = live_server.screen()
-    screen.wait_state(lambda v: v["seats"][0]["name"] == "Ana")  # the host seated her; the page does not know
-    expect(page.locator("#screen-join")).to_be_visible()
+    page, gate, errors, screen = lost_join_reply(live_server, phone_context)
 
     page.reload()
     expect(page.locator("#screen-wait")).to_be_visible()
