@@ -50,8 +50,6 @@ fill in at the end. ``-n 0`` runs it in one process.
 
 from __future__ import annotations
 
-import contextlib
-import math
 import os
 import tempfile
 from collections.abc import Callable, Iterator
@@ -62,7 +60,7 @@ import pytest
 
 from quatro_party.server.testing import TEST_HOST_SECRET, LiveServer, WsClient
 
-from .sharing import OncePerRun, file_lock
+from .sharing import OncePerRun, side_lock
 from .timeouts import FACTOR, limit
 
 __all__ = ["TEST_HOST_SECRET", "LiveServer", "WsClient"]
@@ -75,23 +73,40 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto`` (pyproject.toml's addopts): two workers per core, at most 8. Most tests wait (on sockets, pages,
-    subprocesses) more than they compute. Measured on the 2-core machine, the fast tier took 165 s in one process,
-    113 s on 2 workers, 86 s on 3, 75 s on 4 and 129 s on 6 (collection and contention win past two per core)."""
-    return min(8, 2 * (os.cpu_count() or 1))
+    """``-n auto`` (pyproject.toml's addopts): two workers per core, three when the run holds no browser test, at
+    most 8. Most tests wait (on sockets, subprocesses) more than they compute; a browser computes (a page, its
+    fonts, its frames). Measured on the 2-core machine when the fast tier was 701 tests: 165 s in one process, 113 s
+    on 2 workers, 86 s on 3, 75 s on 4 and 129 s on 6. With 894 tests, and the load tests no longer alone at the end
+    of the run, its machine stayed a third idle on 4 workers (61 of 200 core-s): 99.8 s on 4, 94.7 s on 5, 87.2 s
+    on 6."""
+    per_core = 2 if _runs_browsers(config) else 3
+    return min(8, per_core * (os.cpu_count() or 1))
 
 
-def _weight(item: pytest.Item) -> tuple[float, int]:
+def _runs_browsers(config: pytest.Config) -> bool:
+    """Whether the run may hold browser tests: not when ``-m`` leaves them out (the fast tier), nor when every path
+    it was given lies outside tests/browser."""
+    if "not browser" in (config.option.markexpr or ""):
+        return False
+    paths = [Path(str(a).split("::")[0]).resolve() for a in config.args]
+    # A path holds browser tests if it is tests/browser, holds it, or lies in it.
+    return not paths or any(
+        p == BROWSER_TESTS or p in BROWSER_TESTS.parents or BROWSER_TESTS in p.parents for p in paths
+    )
+
+
+def _weight(item: pytest.Item) -> tuple[float, float]:
     """The order a parallel run starts tests in: first those that declare a time limit of their own (the longest
     limit first: a layout sweep, the bundle's build — minutes each, where most tests take seconds), then the
-    browser tests, those marked ``slow``, the rest, and the load tests last."""
+    browser tests, the load tests, those marked ``slow`` and the rest."""
     if _is_load(item):
-        # The load tests (a thousand sockets, sixty hello floods against a host child) last: each runs alone
-        # (:func:`pytest_runtest_protocol`), and at the end few tests are left to wait for it.
-        return math.inf, 0
+        # The load tests (a thousand sockets, sixty hello floods against a host child) right after the browser
+        # tests, which they may not run beside (:func:`pytest_runtest_protocol`): once the last browser tests
+        # are handed out, and beside every test left. Their own limits (minutes) would put them first.
+        return 0, 0.5
     marker = item.get_closest_marker("timeout")
     declared = float(marker.args[0]) if marker and marker.args else 0.0
-    if BROWSER_TESTS in Path(str(item.fspath)).resolve().parents:
+    if _is_browser(item):
         return -declared, 0
     return -declared, 1 if item.get_closest_marker("slow") else 2
 
@@ -100,26 +115,28 @@ def _is_load(item: pytest.Item) -> bool:
     return Path(str(item.fspath)).name.endswith("_load.py")
 
 
+def _is_browser(item: pytest.Item) -> bool:
+    return BROWSER_TESTS in Path(str(item.fspath)).resolve().parents
+
+
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
-    """A load test runs alone: it takes the run's lock (a file in the system's temporary folder, named after the
-    run) exclusively, every other test shares it. A load test measures what one host does under a thousand sockets;
-    beside three workers' browsers the machine, not the host, was measured: its host child stalled 10-35 s at a time
-    and the test failed in 3 of 6 full runs (never alone). Taken before pytest-timeout's clock starts (this wrapper
-    runs outermost), so that waiting for the others is not counted against anyone's limit. The load tests come last
-    (:func:`_weight`): few tests are left to wait for, and few wait behind them."""
-    with _run_lock(exclusive=_is_load(item)):
-        yield
-
-
-@contextlib.contextmanager
-def _run_lock(exclusive: bool) -> Iterator[None]:
+    """A load test never runs beside a browser test: the browser tests and the load tests are two sides of the
+    run's room (:func:`tests.sharing.side_lock`, files in the system's temporary folder named after the run), and
+    one side at a time is in (the two load tests may run beside each other). A load test measures what one host
+    does under a thousand sockets; beside three workers' browsers the machine, not the host, was measured: its host
+    child stalled 10-35 s at a time and the test failed in 3 of 6 full runs (never alone). Beside the other tests,
+    which draw no page, it holds: the load tests used to run alone at the end of the run, a 49-second tail of the
+    fast tier's 141 s with the machine half idle (134 of 275 core-s); beside them, 99.8 s on the same 4 workers.
+    The lock is taken before pytest-timeout's clock starts (this wrapper runs outermost), so that waiting for the
+    other side is not counted against anyone's limit."""
     run = os.environ.get("PYTEST_XDIST_TESTRUNUID")  # the same in every worker of one run
-    if run is None:  # one process: nothing runs beside anything
+    if run is None or not (_is_load(item) or _is_browser(item)):  # one process, or a test that may run anywhere
         yield
         return
     # Without fcntl (Windows) no lock is taken: the load tests simply share the machine.
-    with file_lock(Path(tempfile.gettempdir()) / f"quatro-tests-{run}.lock", exclusive):
+    side, other = ("load", "browser") if _is_load(item) else ("browser", "load")
+    with side_lock(Path(tempfile.gettempdir()), f"quatro-tests-{run}", side, other):
         yield
 
 

@@ -40,6 +40,39 @@ def file_lock(path: Path, exclusive: bool) -> Iterator[bool]:
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
+@contextlib.contextmanager
+def side_lock(folder: Path, name: str, side: str, other: str) -> Iterator[bool]:
+    """Hold the run's room for ``side`` while the block runs: any number of tests of one side at once, never a
+    test of ``side`` beside one of ``other``. Yields whether a lock was taken at all (none without ``fcntl``).
+
+    Each side holds a shared lock on a file of its own. A test comes in through a gate, an exclusive lock held
+    only while coming in: there it waits until no test of the other side holds that side's file (an exclusive
+    lock on it succeeds), takes its own side's file shared and lets the gate go. A test waiting at the gate keeps
+    newcomers of the side inside out, so that neither side waits forever. The kernel lets every lock go with the
+    process that held it: a worker killed mid-test blocks nobody."""
+    try:
+        import fcntl  # POSIX
+    except ImportError:
+        yield False
+        return
+    with (
+        open(folder / f"{name}-gate.lock", "ab") as gate,
+        open(folder / f"{name}-{side}.lock", "ab") as mine,
+        open(folder / f"{name}-{other}.lock", "ab") as theirs,
+    ):
+        fcntl.flock(gate, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(theirs, fcntl.LOCK_EX)
+            fcntl.flock(theirs, fcntl.LOCK_UN)
+            fcntl.flock(mine, fcntl.LOCK_SH)
+        finally:
+            fcntl.flock(gate, fcntl.LOCK_UN)
+        try:
+            yield True
+        finally:
+            fcntl.flock(mine, fcntl.LOCK_UN)
+
+
 class OncePerRun:
     """Results worked out once per test run, whichever worker asks first; the others wait for it and read it.
 
