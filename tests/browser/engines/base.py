@@ -12,7 +12,8 @@ from ...timeouts import limit
 
 class Engine(ABC):
     """One phone page in one browser engine. Besides :meth:`js` and :meth:`wait`, each driver offers
-    ``viewport(width, height)``, ``goto(url)``, ``reload()``, ``tap(selector, hold_ms=0)``, ``type(selector, text)``,
+    ``viewport(width, height)``, ``goto(url)``, ``reload()``, ``tap(selector)``, ``press(selector)`` and
+    ``release()`` (a finger put down on an element's middle, then lifted), ``type(selector, text)``,
     ``screenshot(path)`` and ``close()``."""
 
     #: What ``js`` raises while the page is navigating: :meth:`wait` polls on through it. A driver narrows it to
@@ -37,3 +38,22 @@ class Engine(ABC):
                 return last
             time.sleep(0.1)
         raise AssertionError(f"timed out waiting for {what or expression} (last: {last!r})")
+
+    @abstractmethod
+    def press(self, selector: str) -> None:
+        """Put a finger (or the mouse's button) down on the element's middle, and leave it there."""
+
+    @abstractmethod
+    def release(self) -> None:
+        """Lift what :meth:`press` put down."""
+
+    def hold(self, selector: str, until: str, what: str = "") -> None:
+        """Press the element and keep it pressed until the JavaScript expression ``until`` is truthy (at most 10 s ×
+        ``QUATRO_TEST_TIMEOUT_FACTOR``), then let go: held until the page shows the hold has done its work, as a
+        player keeps a thumb down until the ring has filled. A hold of a fixed length measured the machine: a page
+        starved for longer than the hold handled the release before its own timer and took the hold for a tap."""
+        self.press(selector)
+        try:
+            self.wait(until, what=what or until)
+        finally:
+            self.release()

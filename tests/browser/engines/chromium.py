@@ -42,16 +42,16 @@ class Chromium(Engine):
     def js(self, expression: str) -> Any:
         return json.loads(self.page.evaluate(f"async () => JSON.stringify(await ({expression}))") or "null")
 
-    def tap(self, selector: str, hold_ms: int = 0) -> None:
-        loc = self.page.locator(selector)
-        if not hold_ms:
-            loc.tap(force=True)
-            return
-        box = loc.bounding_box()
+    def tap(self, selector: str) -> None:
+        self.page.locator(selector).tap(force=True)
+
+    def press(self, selector: str) -> None:
+        box = self.page.locator(selector).bounding_box()
         assert box, f"{selector} is not visible"
         self.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         self.page.mouse.down()
-        self.page.wait_for_timeout(hold_ms)
+
+    def release(self) -> None:
         self.page.mouse.up()
 
     def type(self, selector: str, text: str) -> None:

@@ -227,16 +227,27 @@ class Firefox(Engine):
             raise AssertionError(f"{selector}: no place to tap ({found and found.get('why')})")
         return float(found["at"][0]), float(found["at"][1])
 
-    def tap(self, selector: str, hold_ms: int = 0) -> None:
-        """A finger on the middle of the element (a real touch pointer), held for ``hold_ms``."""
+    def tap(self, selector: str) -> None:
+        """A finger on the middle of the element (a real touch pointer), lifted at once."""
         x, y = self.center(selector)
-        steps: list[dict[str, Any]] = [
-            {"type": "pointerMove", "x": round(x), "y": round(y)},
-            {"type": "pointerDown", "button": 0},
-        ]
-        if hold_ms:
-            steps.append({"type": "pause", "duration": hold_ms})
-        steps.append({"type": "pointerUp", "button": 0})
+        self._finger(
+            [
+                {"type": "pointerMove", "x": round(x), "y": round(y)},
+                {"type": "pointerDown", "button": 0},
+                {"type": "pointerUp", "button": 0},
+            ]
+        )
+
+    def press(self, selector: str) -> None:
+        """A finger put down on the middle of the element (a real touch pointer)."""
+        x, y = self.center(selector)
+        self._finger([{"type": "pointerMove", "x": round(x), "y": round(y)}, {"type": "pointerDown", "button": 0}])
+
+    def release(self) -> None:
+        self._finger([{"type": "pointerUp", "button": 0}])
+
+    def _finger(self, steps: list[dict[str, Any]]) -> None:
+        """Steps of the one touch pointer: its state (down or up) outlives one command, as BiDi keeps it."""
         self.send(
             "input.performActions",
             {

@@ -18,6 +18,16 @@ from ..phone_helpers import SEEN_EVERY_HINT, latest_view, seat_phones
 
 ENGINES = ["chromium", "webkit", "firefox"]
 
+#: Before a hold: ``window.ringFilled`` turns true once the page's hold ring has filled (its ``done`` class: the
+#: call went out), at whatever pace the page runs.
+FILLED_RING = """(() => {
+  const ring = document.getElementById('hold-ring');
+  window.ringFilled = false;
+  new MutationObserver(() => { if (ring.classList.contains('done')) window.ringFilled = true; })
+    .observe(ring, {attributes: true, attributeFilter: ['class']});
+  return true;
+})()"""
+
 
 @pytest.fixture(scope="module")
 def xvfb() -> Iterator[Any]:
@@ -140,8 +150,9 @@ def test_phone_main_flow_in_every_engine(live_server, engine, screenshot_dir):
     page.wait(f"{lamp}.textContent === '🐙'", what="the emission on the strip")
     shot("channel")
 
-    # A call: Quatro held (a short tap would only say "Hold to call").
-    page.tap("#btn-quatro", hold_ms=900)
+    # A call: Quatro held until its ring has filled (a short tap would only say "Hold to call").
+    page.js(FILLED_RING)
+    page.hold("#btn-quatro", until="window.ringFilled", what="the hold's ring filled")
     page.wait(visible("#screen-reveal"), timeout=10, what="the reveal")
     page.wait(
         f"{q('#result-sentence')} && {q('#result-sentence')}.textContent.startsWith('Zoé called Quatro!')",

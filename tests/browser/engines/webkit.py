@@ -99,15 +99,21 @@ class WebKit(Engine):
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'nearest'})", el)
         return el
 
-    def tap(self, selector: str, hold_ms: int = 0) -> None:
-        """What WebKitGTK makes of a tap: a mouse pointer pressed on the element's middle (held ``hold_ms``)."""
+    def tap(self, selector: str) -> None:
+        """What WebKitGTK makes of a tap: a mouse pointer pressed on the element's middle and released."""
         from selenium.webdriver.common.action_chains import ActionChains
 
-        el = self._element(selector)
-        chain = ActionChains(self.driver).move_to_element(el).click_and_hold()
-        if hold_ms:
-            chain = chain.pause(hold_ms / 1000)
-        chain.release().perform()
+        ActionChains(self.driver).move_to_element(self._element(selector)).click_and_hold().release().perform()
+
+    def press(self, selector: str) -> None:
+        from selenium.webdriver.common.action_chains import ActionChains
+
+        ActionChains(self.driver).move_to_element(self._element(selector)).click_and_hold().perform()
+
+    def release(self) -> None:
+        from selenium.webdriver.common.action_chains import ActionChains
+
+        ActionChains(self.driver).release().perform()  # the same pointer: its state outlives one perform()
 
     def type(self, selector: str, text: str) -> None:
         el = self._element(selector)
