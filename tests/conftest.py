@@ -98,12 +98,14 @@ def _runs_browsers(config: pytest.Config) -> bool:
 def _weight(item: pytest.Item) -> tuple[float, float]:
     """The order a parallel run starts tests in: first those that declare a time limit of their own (the longest
     limit first: a layout sweep, the bundle's build — minutes each, where most tests take seconds), then the
-    browser tests, the load tests, those marked ``slow`` and the rest."""
+    browser tests, those marked ``slow``, the load tests and the rest."""
     if _is_load(item):
-        # The load tests (a thousand sockets, sixty hello floods against a host child) right after the browser
-        # tests, which they may not run beside (:func:`pytest_runtest_protocol`): once the last browser tests
-        # are handed out, and beside every test left. Their own limits (minutes) would put them first.
-        return 0, 0.5
+        # The load tests (a thousand sockets, sixty hello floods against a host child) may not run beside a browser
+        # test (:func:`pytest_runtest_protocol`): handed out after the slow tests, the browser tests are over by
+        # then, and none waits queued behind a load test (handed out right after the browser tests, one worker's
+        # next browser test waited 35 s for them); the many short tests left fill in around them. Their own
+        # limits (minutes) would put them first.
+        return 0, 1.5
     marker = item.get_closest_marker("timeout")
     declared = float(marker.args[0]) if marker and marker.args else 0.0
     if _is_browser(item):
