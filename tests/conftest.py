@@ -50,7 +50,10 @@ fill in at the end. ``-n 0`` runs it in one process.
 
 from __future__ import annotations
 
+import itertools
+import keyword
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -86,13 +89,42 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 def _runs_browsers(config: pytest.Config) -> bool:
     """Whether the run may hold browser tests: not when ``-m`` leaves them out (the fast tier), nor when every path
     it was given lies outside tests/browser."""
-    if "not browser" in (config.option.markexpr or ""):
+    if _leaves_out_browsers(config.option.markexpr or ""):
         return False
     paths = [Path(str(a).split("::")[0]).resolve() for a in config.args]
     # A path holds browser tests if it is tests/browser, holds it, or lies in it.
     return not paths or any(
         p == BROWSER_TESTS or p in BROWSER_TESTS.parents or BROWSER_TESTS in p.parents for p in paths
     )
+
+
+def _leaves_out_browsers(markexpr: str) -> bool:
+    """Whether ``-m markexpr`` is false for every browser test, whatever its other markers: true of ``not browser``
+    (the fast tier) and ``not browser and not slow``, not of ``not slow`` or ``browser or slow``. Worked out for
+    every combination of the other markers it names, with Python's own ``and``, ``or`` and ``not``; an expression
+    in any other form (arguments to a marker) counts as one that may select browser tests."""
+    words = re.findall(r"\w+", markexpr)
+    if "browser" not in words or re.search(r"[^\w\s()]", markexpr):
+        return False
+    names = sorted(set(words) - {"and", "or", "not", "browser"})
+    if len(names) > 8 or not all(n.isidentifier() and not keyword.iskeyword(n) for n in names):
+        return False
+    try:
+        code = compile(markexpr, "-m", "eval")
+    except SyntaxError:
+        return False
+    return not any(
+        eval(code, {"__builtins__": {}}, {"browser": True, **dict(zip(names, bits))})
+        for bits in itertools.product((False, True), repeat=len(names))
+    )
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A run whose ``-m`` leaves out every browser test does not import them (Playwright, Selenium and their
+    helpers): measured in one process collecting the fast tier, 4.5-4.7 CPU-s instead of 5.8, in each worker."""
+    if collection_path.resolve() == BROWSER_TESTS and _leaves_out_browsers(config.option.markexpr or ""):
+        return True
+    return None
 
 
 def _weight(item: pytest.Item) -> tuple[float, float]:
