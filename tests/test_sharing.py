@@ -75,11 +75,11 @@ class Room:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.procs: list[subprocess.Popen[bytes]] = []
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
 
     def come(self, name: str, side: str) -> None:
         other = "browser" if side == "load" else "load"
-        self.procs.append(subprocess.Popen([sys.executable, "-c", SIDE, str(self.folder), name, side, other], cwd=ROOT))
+        self.procs[name] = subprocess.Popen([sys.executable, "-c", SIDE, str(self.folder), name, side, other], cwd=ROOT)
 
     def inside(self, name: str) -> bool:
         return (self.folder / f"{name}.in").exists()
@@ -99,9 +99,9 @@ class Room:
         return not any(self.inside(n) for n in names)
 
     def close(self) -> list[int | None]:
-        for n in ("a", "b", "c", "d"):
-            self.leave(n)
-        return [p.wait(60) for p in self.procs]
+        for name in self.procs:
+            self.leave(name)
+        return [p.wait(60) for p in self.procs.values()]
 
 
 def test_tests_of_one_side_come_in_together(tmp_path):
