@@ -14,6 +14,7 @@ import { later, prefetch } from './phone/later.js';
 import { tickModal } from './phone/modal.js';
 import { keepAwake, awakeMode } from './phone/awake.js';
 import { remoteKey } from './phone/remote-key.js';
+import { t } from './phone/strings.js';
 
 takeTokenFromUrl();
 
@@ -135,7 +136,9 @@ async function boot() {
   await startLanguage(['common', 'phone']);
   setupJoin();
   setupPlay();
-  import('./common/lang-picker.js').then((m) => m.languagePicker($('lang')), quiet); // after the page: rarely used
+  // The picker's module comes after the page (rarely used), but a screen reader may reach the select first: named now.
+  $('lang').setAttribute('aria-label', t('language'));
+  import('./common/lang-picker.js').then((m) => m.languagePicker($('lang')), quiet);
   onLanguageChange(render); // the coach follows by itself
   $('help').addEventListener('click', () => later('help').then((m) => { m.setHelpHooks({ coach: () => coach }); m.openHelp(); }, quiet));
   render();

@@ -76,3 +76,21 @@ def test_the_help_sheet_and_the_rules_page_list_every_language(live_server, phon
     expect(rules.locator('article[lang="fr"]')).to_be_visible()
     assert rules.title() == "Quatro Party — comment jouer"
     assert errors == []
+
+
+@pytest.mark.live_server(seats=4, public_host="party.test")
+def test_the_phones_language_picker_has_a_name_before_its_module_comes(live_server, phone_context):
+    """The picker's module is loaded after the page (rarely used): held back here, as on a slow network, the select is
+    already named for a screen reader (the top bar is reachable as soon as the join screen shows)."""
+    held: list = []
+    page = phone_context.new_page()
+    page.route("**/common/lang-picker.js", lambda route: held.append(route))
+    page.goto(phone_url(live_server.port))
+    expect(page.locator("#screen-join")).to_be_visible()
+    page.wait_for_function("() => document.querySelector('#lang').hasAttribute('aria-label')")
+    assert held, "the picker's module was asked for"
+    expect(page.locator("#lang")).to_have_accessible_name("Language")
+    assert options(page) == []  # still waiting for its module
+    held[0].continue_()
+    expect(page.locator("#lang option")).to_have_count(len(LANGUAGES))
+    expect(page.locator("#lang")).to_have_accessible_name("Language")
