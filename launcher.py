@@ -23,6 +23,7 @@ import importlib.util
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -79,6 +80,10 @@ OFFLINE_SIGNS = (
     "ProxyError",
     "SSLError",
 )
+#: Where pip looks when its configuration names no other index (it then writes no "Looking in indexes" line).
+DEFAULT_INDEX = "https://pypi.org/simple/"
+#: How long the launcher waits for the package index (or the proxy before it) to answer a connection.
+PROBE_SECONDS = 5.0
 
 
 def _say(text):  # type: (str) -> None
@@ -167,12 +172,40 @@ def _installer(log, *command):  # type: (IO[str], str) -> bool
     return done.returncode == 0
 
 
-def _offline():  # type: () -> bool
+def _offline(since):  # type: (int) -> bool
+    """True when the installer could not reach its package index: its log says so from byte ``since`` on (this
+    run's part: an evening offline long ago says nothing now), or no index answers now.
+
+    The log's words come with pip's retries; with none (``PIP_RETRIES=0``), an index that cannot be reached reads as
+    "ResolutionImpossible", so the index named in the log (or pip's default) is tried too."""
     try:
-        text = INSTALL_LOG.read_text(encoding="utf-8", errors="replace")
+        text = INSTALL_LOG.read_bytes()[since:].decode("utf-8", errors="replace")
     except OSError:
         return False
-    return any(sign in text for sign in OFFLINE_SIGNS)
+    if any(sign in text for sign in OFFLINE_SIGNS):
+        return True
+    named = [line.split(":", 1)[1] for line in text.splitlines() if line.startswith("Looking in indexes:")]
+    indexes = [url.strip() for url in named[-1].split(",")] if named else [DEFAULT_INDEX]
+    return not any(_answers(url) for url in indexes)
+
+
+def _answers(url):  # type: (str) -> bool
+    """True when ``url``'s host (or the proxy this computer's settings put before it) accepts a connection.
+
+    Only a connection, no request: a Python whose certificates are not installed (macOS) must not look offline."""
+    import urllib.parse  # here: only a failed install needs them, and they cost every start 30 ms
+    import urllib.request
+
+    parts = urllib.parse.urlsplit(url)
+    proxy = urllib.request.getproxies().get(parts.scheme)  # the environment's, Windows' registry, macOS' settings
+    if proxy and not urllib.request.proxy_bypass(parts.hostname or ""):
+        parts = urllib.parse.urlsplit(proxy if "://" in proxy else "http://" + proxy)
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        socket.create_connection((parts.hostname or "", port), timeout=PROBE_SECONDS).close()
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def _install(extra):  # type: (str) -> None
@@ -193,6 +226,7 @@ def _install(extra):  # type: (str) -> None
         )
     else:
         _say(f"this version needs other packages: updating {VENV.name} (the details go to {INSTALL_LOG.name}).")
+    since = INSTALL_LOG.stat().st_size if INSTALL_LOG.exists() else 0
     with open(str(INSTALL_LOG), "a", encoding="utf-8") as log:
         if fresh and not _installer(log, sys.executable, "-m", "venv", str(VENV)):
             why = _no_venv_module() or f"could not make its environment in {VENV}; the details are in {INSTALL_LOG}."
@@ -200,9 +234,9 @@ def _install(extra):  # type: (str) -> None
         target = f".[{extra}]" if extra != "run" else "."
         # A newer installer first; an old one is fine too, so its failure matters only when it says why: offline.
         ok = _installer(log, python, "-m", "pip", "install", "--upgrade", "pip")
-        if ok or not _offline():
+        if ok or not _offline(since):
             ok = _installer(log, python, "-m", "pip", "install", "-e", target)
-    if not ok and _offline():
+    if not ok and _offline(since):
         _fail(
             f"the first run needs the internet once, to download what the game needs ({DOWNLOAD}). "
             "Connect this computer and run the same command again."

@@ -165,8 +165,10 @@ def _closed_port() -> int:
 
 @pytest.mark.slow
 @pytest.mark.timeout(400)
-def test_offline_the_first_run_says_so_in_one_sentence(tmp_path):
-    """The package index unreachable (a closed port, no configuration, no cache): one sentence, exit 1."""
+@pytest.mark.parametrize("retries", [None, "0"], ids=["pip's retries", "no retries"])
+def test_offline_the_first_run_says_so_in_one_sentence(tmp_path, retries):
+    """The package index unreachable (a closed port, no configuration, no cache): one sentence, exit 1. With no
+    retries pip's log says nothing of the network (it reads "ResolutionImpossible"): the launcher finds out itself."""
     checkout = copy_checkout(tmp_path / "quatro")
     env = {k: v for k, v in clean_env(tmp_path / "home").items() if not k.startswith("PIP_")}
     env.update(
@@ -174,6 +176,8 @@ def test_offline_the_first_run_says_so_in_one_sentence(tmp_path):
         PIP_INDEX_URL=f"http://127.0.0.1:{_closed_port()}/simple/",
         PIP_CACHE_DIR=str(tmp_path / "empty-cache"),
     )
+    if retries is not None:
+        env["PIP_RETRIES"] = retries
     done = subprocess.run(
         [str(BASE_PYTHON), str(checkout / "launcher.py")], capture_output=True, text=True, env=env, timeout=300
     )
@@ -182,7 +186,52 @@ def test_offline_the_first_run_says_so_in_one_sentence(tmp_path):
     assert lines[-1].startswith("Quatro Party: the first run needs the internet once"), lines
     assert len(lines) == 2 and lines[0].startswith("Quatro Party: first run:"), lines
     assert not any(word.lower() in line.lower() for line in lines for word in INSTALLER_WORDS), lines
-    assert "Connection refused" in (checkout / "install.log").read_text()  # the details are kept there
+    log = (checkout / "install.log").read_text()
+    assert "Connection refused" in log if retries is None else "ResolutionImpossible" in log  # the details stay there
+
+
+def _probe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, log: str) -> ModuleType:
+    """The launcher's module with its install log in ``tmp_path`` holding ``log``, and no proxy configured."""
+    launcher = _launcher_module(ROOT)
+    monkeypatch.setattr(launcher, "INSTALL_LOG", tmp_path / "install.log")
+    (tmp_path / "install.log").write_bytes(log.encode())
+    for name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.upper(), raising=False)
+    return launcher
+
+
+def test_the_launcher_asks_the_index_named_in_its_log_whether_it_answers(tmp_path, monkeypatch):
+    """What pip's log left out (no retries, no words of the network) the launcher asks of the index itself: a
+    closed port is offline, a listening one is not, and an evening offline long ago (before this run) says nothing."""
+    with socket.socket() as index:
+        index.bind(("127.0.0.1", 0))
+        index.listen()
+        listening = index.getsockname()[1]
+        earlier = "Retrying after connection broken by 'NewConnectionError'\n"
+        now = f"Looking in indexes: http://127.0.0.1:{listening}/simple/\nERROR: ResolutionImpossible\n"
+        launcher = _probe(tmp_path, monkeypatch, earlier + now)
+        assert launcher._offline(len(earlier)) is False
+        assert launcher._offline(0) is True  # the whole log: its old words count
+        closed = f"Looking in indexes: http://127.0.0.1:{_closed_port()}/simple/\nERROR: ResolutionImpossible\n"
+        (tmp_path / "install.log").write_bytes(closed.encode())
+        assert launcher._offline(0) is True
+        two = f"Looking in indexes: http://127.0.0.1:{_closed_port()}/simple/, http://127.0.0.1:{listening}/x/\n"
+        (tmp_path / "install.log").write_bytes(two.encode())
+        assert launcher._offline(0) is False  # one index of two answers
+
+
+def test_behind_a_proxy_the_launcher_asks_the_proxy(tmp_path, monkeypatch):
+    """A network that reaches the index only through its proxy (the environment's, Windows' or macOS' settings)."""
+    with socket.socket() as proxy:
+        proxy.bind(("127.0.0.1", 0))
+        proxy.listen()
+        index = f"http://127.0.0.1:{_closed_port()}/simple/"
+        launcher = _probe(tmp_path, monkeypatch, f"Looking in indexes: {index}\n")
+        monkeypatch.setenv("http_proxy", f"127.0.0.1:{proxy.getsockname()[1]}")
+        assert launcher._offline(0) is False
+        monkeypatch.setenv("http_proxy", f"http://127.0.0.1:{_closed_port()}")
+        assert launcher._offline(0) is True
 
 
 @pytest.mark.slow
