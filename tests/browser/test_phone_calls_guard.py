@@ -29,6 +29,39 @@ UNDER = """([x, y, sel]) => {
   return {hit: hit && hit.closest('#modal button') ? hit.closest('#modal button').dataset.action : null, answers};
 }"""
 
+#: Seat 0 holds no carré, its partner (seat 2) four queens: seat 0's Quatro! goes straight out, and is right.
+PARTNERS_CARRE = "AKJT AKJT QQQQ AKJT | AKJT"
+
+#: A press and its release ``ms`` apart, heard by a page too busy to run anything in between (a starved phone): both
+#: events reach the page before its own hold timer can run. Synthetic pointers: their time is their creation's.
+STARVED_PRESS = """([sel, ms]) => {
+  const b = document.querySelector(sel); const r = b.getBoundingClientRect();
+  const at = {bubbles: true, cancelable: true, pointerId: 41, pointerType: 'touch', isPrimary: true, button: 0,
+    clientX: r.left + r.width / 2, clientY: r.top + r.height / 2};
+  b.dispatchEvent(new PointerEvent('pointerdown', at));
+  const until = performance.now() + ms;
+  while (performance.now() < until) { /* the page is busy elsewhere */ }
+  b.dispatchEvent(new PointerEvent('pointerup', at));
+}"""
+
+
+@pytest.mark.live_server(seats=4, public_host="party.test")
+def test_r22_a_hold_heard_late_by_a_starved_page_still_calls_and_a_tap_does_not(live_server, phone_context):
+    """The press's length is the thumb's (the events' own times), not whether the page's timer got to run first."""
+    page, errors, others, _ = game_with_page(live_server, phone_context, ("Bruno", "Chloé", "Dora"))
+    everybody_ready(page, others)
+    set_position(live_server, PARTNERS_CARRE)
+    expect(page.locator("#btn-quatro")).to_have_attribute("aria-disabled", "false")
+    page.evaluate(STARVED_PRESS, ["#btn-quatro", 250])  # a tap, however late it is heard
+    expect(page.locator("#finger")).to_have_text("Hold to call")
+    page.wait_for_timeout(1000)  # the hold's own timer, long gone by: it must not have called
+    assert latest_view(others[1])["phase"] == "play"
+    page.evaluate(STARVED_PRESS, ["#btn-quatro", 700])  # held past the hold, heard only at the release
+    expect(page.locator("#screen-reveal")).to_be_visible()
+    result = latest_view(others[1])["result"]
+    assert (result["end"], result["caller"], result["target"]) == ("quatro", 0, 2)
+    assert errors == []
+
 
 @pytest.mark.parametrize("size", [(390, 844), (844, 390)], ids=["portrait", "landscape"])
 @pytest.mark.live_server(seats=4, public_host="party.test", time_scale=2.0)

@@ -56,9 +56,24 @@ function ringAt(x, y) {
 export function holdButton(btn, { onFire, onAsk, holdText, refusedText }) {
   let timer = null;
   let ring = null;
+  let pressed = 0; // the press's own time (event.timeStamp): a starved page may hear the release before its timer
   let tapped = -1e9; // when the last short tap ended
+  const fire = () => {
+    clearTimeout(timer);
+    timer = null;
+    btn.classList.remove('holding');
+    if (ring) {
+      ring.classList.add('done');
+      const r = ring;
+      setTimeout(() => r.setAttribute('hidden', ''), 250);
+      ring = null;
+    }
+    haptic('call');
+    onFire();
+  };
   const stop = (e) => {
     if (!timer) return;
+    if (e && e.type === 'pointerup' && e.timeStamp - pressed >= HOLD_MS) { fire(); return; } // held: the thumb's time
     clearTimeout(timer);
     timer = null;
     btn.classList.remove('holding');
@@ -83,18 +98,8 @@ export function holdButton(btn, { onFire, onAsk, holdText, refusedText }) {
     hideFinger();
     btn.classList.add('holding');
     ring = ringAt(e.clientX, e.clientY);
-    timer = setTimeout(() => {
-      timer = null;
-      btn.classList.remove('holding');
-      if (ring) {
-        ring.classList.add('done');
-        const r = ring;
-        setTimeout(() => r.setAttribute('hidden', ''), 250);
-        ring = null;
-      }
-      haptic('call');
-      onFire();
-    }, HOLD_MS);
+    pressed = e.timeStamp;
+    timer = setTimeout(fire, HOLD_MS);
   });
   btn.addEventListener('pointerup', stop);
   btn.addEventListener('pointercancel', stop);
