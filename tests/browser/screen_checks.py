@@ -289,6 +289,7 @@ SETTLE = (
   await until(() => Math.abs(parseFloat(de.style.getPropertyValue('--stage-scale')) - scale) < 1e-6, limitMs,
     `the stage's scale at ${w}x${h}`);
   await until(() => document.querySelector('#splash').hidden, limitMs, 'the splash to end');
+  await until(() => !document.querySelector('#attract [data-styling]'), limitMs, "the attract loop's stylesheet");
   await ("""
     + AT_REST
     + """)(450);

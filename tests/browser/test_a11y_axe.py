@@ -18,9 +18,10 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from ..timeouts import limit_ms
 from .conftest import phone_url
 from .phone_helpers import SEEN_EVERY_HINT, seat_phones, set_position
-from .qa_helpers import settle
+from .screen_checks import AT_REST
 from .screen_helpers import ScreenPage
 
 WEB = Path(__file__).resolve().parents[2] / "web"
@@ -46,8 +47,10 @@ LET_GO = "() => document.querySelectorAll('.fly-plus').forEach((p) => Element.pr
 
 
 def findings(page: Any, where: str) -> list[str]:
-    """What axe finds on the page as it stands: the blocking impacts and the landmarks, one line each."""
-    settle(page)
+    """What axe finds on the page at rest: the blocking impacts and the landmarks, one line each. Every motion that
+    ends is waited for (the game over's 0.8 s entrance too: a contrast read mid-fade is a false finding), at most
+    2 s; the TV's attract loop and the point held in flight are read as they are."""
+    page.evaluate(AT_REST, limit_ms(2))
     result = _AXE.run(page)
     return [
         f"{where}: {v['id']} ({v['impact']}) × {len(v['nodes'])}: {v['nodes'][0]['target']} — {v['help']}"

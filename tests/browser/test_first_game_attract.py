@@ -82,3 +82,30 @@ def test_the_attract_loop_leaves_the_real_seat_plates_clear(live_server, tv_cont
     tv.wait("document.querySelector('#attract .att-plate') !== null")
     tv.page.wait_for_timeout(1500)
     assert tv.overlaps("#attract .att-plate, #attract .att-card", ".seat") == []
+
+
+#: Each visible button of the lobby outside the loop that something else covers at its centre (empty when none is).
+COVERED = """() => [...document.querySelectorAll('button')].filter((b) => {
+  if (b.closest('#attract')) return false;
+  const r = b.getBoundingClientRect();
+  if (!r.width || !r.height || r.right < 0 || r.bottom < 0 || r.left > innerWidth || r.top > innerHeight) return false;
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !hit || !b.contains(hit);
+}).map((b) => b.className + ' "' + b.textContent.trim() + '"')"""
+
+
+@pytest.mark.live_server(seats=4, public_host=PUBLIC, bot_factory=StubBot)
+def test_the_attract_loop_is_unseen_until_its_stylesheet_comes(live_server, tv_context):
+    """A slow host or Wi-Fi may send attract.css seconds after the loop's script: until it applies, the loop is
+    not shown, and every button of the lobby stays under the host's pointer (unstyled, its layers covered them)."""
+    held: list = []
+    tv_context.route("**/screen/attract.css", lambda route: held.append(route))
+    tv = open_tv(tv_context, live_server)
+    tv.wait("document.querySelector('#attract .att-skip') !== null")
+    assert held, "the loop's stylesheet was asked for"
+    assert tv.page.evaluate("getComputedStyle(document.querySelector('#attract .att-skip')).visibility") == "hidden"
+    assert tv.page.evaluate(COVERED) == []
+    held[0].continue_()
+    tv.wait("!document.querySelector('#attract [data-styling]')")
+    assert tv.page.evaluate("getComputedStyle(document.querySelector('#attract .att-skip')).visibility") == "visible"
+    assert tv.page.evaluate(COVERED) == []

@@ -313,7 +313,15 @@ export function createAttract(root, { lang = 'en', reducedMotion, onEnd, speed =
       });
       box = parts.box;
       const built = box;
-      ensureStyles(() => { if (box === built) { bandFit = { key: '', h: 0 }; layout(false); } });
+      // Unseen until its stylesheet applies: unstyled, its layers would spill over the lobby's seats and buttons
+      // (a slow host or Wi-Fi can take seconds to send it). `data-styling` tells tests it is on its way.
+      built.style.visibility = 'hidden';
+      built.dataset.styling = '';
+      ensureStyles(() => {
+        built.style.visibility = '';
+        delete built.dataset.styling;
+        if (box === built) { bandFit = { key: '', h: 0 }; layout(false); }
+      });
       texts();
       const i = typeof from === 'string' ? SCENES.findIndex(([name]) => name === from) : 0;
       if (typeof ResizeObserver === 'function') {
