@@ -234,9 +234,11 @@ def _install(extra):  # type: (str) -> None
         target = f".[{extra}]" if extra != "run" else "."
         # A newer installer first; an old one is fine too, so its failure matters only when it says why: offline.
         ok = _installer(log, python, "-m", "pip", "install", "--upgrade", "pip")
-        if ok or not _offline(since):
+        offline = not ok and _offline(since)
+        if not offline:
             ok = _installer(log, python, "-m", "pip", "install", "-e", target)
-    if not ok and _offline(since):
+            offline = not ok and _offline(since)
+    if offline:
         _fail(
             f"the first run needs the internet once, to download what the game needs ({DOWNLOAD}). "
             "Connect this computer and run the same command again."
