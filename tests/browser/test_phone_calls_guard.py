@@ -33,15 +33,19 @@ UNDER = """([x, y, sel]) => {
 PARTNERS_CARRE = "AKJT AKJT QQQQ AKJT | AKJT"
 
 #: A press and its release ``ms`` apart, heard by a page too busy to run anything in between (a starved phone): both
-#: events reach the page before its own hold timer can run. Synthetic pointers: their time is their creation's.
+#: events reach the page before its own hold timer can run. A synthetic event's time stamp is its creation's, which
+#: a loaded machine may delay (a 250 ms tap once came out a hold): the release's is set to the thumb's.
 STARVED_PRESS = """([sel, ms]) => {
   const b = document.querySelector(sel); const r = b.getBoundingClientRect();
   const at = {bubbles: true, cancelable: true, pointerId: 41, pointerType: 'touch', isPrimary: true, button: 0,
     clientX: r.left + r.width / 2, clientY: r.top + r.height / 2};
-  b.dispatchEvent(new PointerEvent('pointerdown', at));
+  const press = new PointerEvent('pointerdown', at);
+  b.dispatchEvent(press);
   const until = performance.now() + ms;
   while (performance.now() < until) { /* the page is busy elsewhere */ }
-  b.dispatchEvent(new PointerEvent('pointerup', at));
+  const release = new PointerEvent('pointerup', at);
+  Object.defineProperty(release, 'timeStamp', {value: press.timeStamp + ms});
+  b.dispatchEvent(release);
 }"""
 
 
