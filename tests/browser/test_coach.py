@@ -147,6 +147,7 @@ def placed(page) -> None:
     """Until the bubble's placement is final: its stylesheet (linked on first use) has loaded, which places it
     again, and a frame has passed for that. On a loaded machine a check made before saw an unstyled bubble."""
     page.wait_for_function("[...document.querySelectorAll('link[rel=\"stylesheet\"]')].every((l) => l.sheet)")
+    page.wait_for_function("!document.querySelector('.coach[data-styling]')")
     page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
@@ -177,6 +178,27 @@ def test_each_hint_comes_at_its_moment_and_fits(chromium, site, screenshot_dir, 
             assert page.evaluate(CHECK, [hint, anchor]) == [], hint
             page.locator(".coach .coach-ok").click()
             assert page.locator(".coach").count() == 0
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_a_hint_is_unseen_until_its_stylesheet_comes(chromium, site):
+    """On slow Wi-Fi coach.css (linked when the first hint comes) may take seconds: until it applies the bubble is
+    not shown (unstyled, it flowed over the page's controls); then it comes as usual."""
+    context = phone(chromium, (390, 844))
+    try:
+        held: list = []
+        context.route("**/phone/coach.css", lambda route: held.append(route))
+        page, errors = open_harness(context, site, "en")
+        assert feed(page, sign_view()) == "sign"
+        page.wait_for_timeout(500)  # far more than the two still frames a styled bubble waits
+        assert held, "the coach's stylesheet was asked for"
+        assert page.evaluate("getComputedStyle(document.querySelector('.coach')).visibility") == "hidden"
+        held[0].continue_()
+        expect(page.locator(".coach")).to_be_visible()
+        placed(page)
+        assert page.evaluate(CHECK, ["sign", "#btn-lock"]) == []
         assert errors == []
     finally:
         context.close()

@@ -82,14 +82,17 @@ export const HINT_KEYS = HINTS.map((h) => h.key);
 
 const speaks = (hint, c) => hint.carre || !c.hasCarre;
 
+let styled = null; // resolves once coach.css applies (linked on first use; the page is then laid out again for it)
 function ensureStyles() {
+  if (styled) return styled;
   const href = new URL('./coach.css', import.meta.url).href;
-  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) return;
-  const link = document.createElement('link');
-  link.rel = 'stylesheet';
-  link.href = href;
-  link.addEventListener('load', () => window.dispatchEvent(new Event('resize')));
-  document.head.append(link);
+  const link = [...document.querySelectorAll('link[rel="stylesheet"]')].find((l) => l.href === href)
+    || document.head.appendChild(Object.assign(document.createElement('link'), { rel: 'stylesheet', href }));
+  styled = link.sheet ? Promise.resolve() : new Promise((done) => {
+    link.addEventListener('load', done, { once: true });
+    link.addEventListener('error', done, { once: true }); // shown unstyled rather than never
+  }).then(() => window.dispatchEvent(new Event('resize')));
+  return styled;
 }
 
 function readSeen(storage) {
@@ -274,9 +277,10 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
   }
 
   function show(hint, vars) {
-    ensureStyles();
     const el = document.createElement('div');
     el.className = 'coach';
+    const styles = ensureStyles();
+    el.dataset.styling = ''; // until its stylesheet applies (tests wait for it)
     el.setAttribute('role', 'note');
     el.setAttribute('aria-live', 'polite');
     el.dataset.hint = hint.key;
@@ -309,8 +313,9 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
       return true;
     };
     shown.glance = setInterval(follow, GLANCE_MS);
-    // And it comes into sight only once that has held still for two frames (at most STILL_WAIT_FRAMES): a bubble
-    // that appears over the cards and jumps away has covered them.
+    // And it comes into sight only once its stylesheet applies (slow Wi-Fi: seconds; unstyled, it spills over the
+    // page's controls) and then that has held still for two frames (at most STILL_WAIT_FRAMES): a bubble that
+    // appears over the cards and jumps away has covered them.
     el.style.visibility = 'hidden';
     let still = 0;
     let frames = 0;
@@ -321,7 +326,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
       if (still >= 2 || frames >= STILL_WAIT_FRAMES) el.style.visibility = '';
       else requestAnimationFrame(settle);
     };
-    requestAnimationFrame(settle);
+    styles.then(() => { delete el.dataset.styling; requestAnimationFrame(settle); });
   }
 
   function geometry(key) {
