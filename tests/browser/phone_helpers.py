@@ -117,6 +117,12 @@ def latest_view(client: Any, quiet: float = 0.15) -> dict[str, Any]:
     return client.state["view"]
 
 
+def round_result(client: Any) -> dict[str, Any]:
+    """The result of the round that just ended, as a raw client hears it: waited for, since its socket may read the
+    state a moment after the page that showed the reveal (``latest_view`` once read the view before it)."""
+    return client.wait_state(lambda v: v.get("result") is not None, timeout=15)["result"]
+
+
 def _close_from_server(self: Any, event: dict[str, Any]) -> None:
     """Playwright 1.64 reads ``event["code"]`` of a server's close that carried no code and raises KeyError (a
     socket the host dropped after missed pings); the same handling, tolerant of a close without a code."""

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .phone_helpers import everybody_ready, game_with_page, latest_view, set_position
+from .phone_helpers import everybody_ready, game_with_page, latest_view, round_result, set_position
 from .touch_helpers import Finger
 
 #: Nobody holds a carré but the page's partner (seat 2): Ana's Quatro! is right.
@@ -63,7 +63,7 @@ def test_r22_a_double_tap_on_quatro_asks_first_and_only_an_answer_calls(live_ser
     page.clock.resume()
     dialog.get_by_role("button", name="Quatro!").tap()  # read, then a deliberate answer
     expect(page.locator("#screen-reveal")).to_be_visible()
-    result = latest_view(others[1])["result"]
+    result = round_result(others[1])
     assert (result["end"], result["caller"], result["correct"]) == ("quatro", 0, True)
     assert errors == []
 
@@ -100,7 +100,7 @@ def test_r24_contre_by_keyboard_at_four_seats_names_the_team_before_it_goes(live
     assert latest_view(others[1])["phase"] == "play", "Enter sent the call without a question"
     dialog.get_by_role("button", name="Accuse Orange ▲").click()
     expect(page.locator("#screen-reveal")).to_be_visible()
-    result = latest_view(others[1])["result"]
+    result = round_result(others[1])
     assert (result["end"], result["caller"], result["target"], result["correct"]) == ("contre", 0, 1, False)
     assert errors == []
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .phone_helpers import everybody_ready, game_with_page, latest_view, set_position, shot
+from .phone_helpers import everybody_ready, game_with_page, latest_view, round_result, set_position, shot
 from .touch_helpers import Finger
 
 #: The page's seat 0 holds four aces: a Quatro! of its own is R23's mistake.
@@ -62,7 +62,7 @@ def test_r22_a_hold_heard_late_by_a_starved_page_still_calls_and_a_tap_does_not(
     assert latest_view(others[1])["phase"] == "play"
     page.evaluate(STARVED_PRESS, ["#btn-quatro", 700])  # held past the hold, heard only at the release
     expect(page.locator("#screen-reveal")).to_be_visible()
-    result = latest_view(others[1])["result"]
+    result = round_result(others[1])
     assert (result["end"], result["caller"], result["target"]) == ("quatro", 0, 2)
     assert errors == []
 
@@ -95,7 +95,7 @@ def test_r23_lifting_the_thumb_never_answers_the_warning_a_deliberate_tap_calls(
     # read, then a deliberate tap on "Yes": the call goes out (R23's confirmed Quatro! on the partner's hand)
     page.locator('#modal [data-action="confirm"]').tap()
     expect(page.locator("#screen-reveal")).to_be_visible()
-    result = latest_view(others[1])["result"]
+    result = round_result(others[1])
     assert (result["end"], result["caller"], result["target"]) == ("quatro", 0, 2)
     assert errors == []
 

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import phone_url
-from .phone_helpers import latest_view, seat_phones, set_position
+from .phone_helpers import round_result, seat_phones, set_position
 
 #: Ana (seat 0, the page) swaps her queen for the centre's jack; her partner Chloé (seat 2) holds four aces.
 POSITION = "KKKQ QQJT AAAA JJTT | KQJT"
@@ -71,6 +71,6 @@ def test_r18_r22_r26_a_round_played_by_roles_and_heard_through_the_announcements
 
     # The call and its result, said at once; the reveal is there to read.
     expect(page.get_by_role("alert")).to_have_text("Ana called Quatro! — Chloé had a carré. Blue ● scores.")
-    assert latest_view(others[1])["result"]["correct"] is True
+    assert round_result(others[1])["correct"] is True
     expect(page.get_by_role("heading", name="Quatro Party", level=1)).to_be_attached()
     assert errors == []
