@@ -50,6 +50,7 @@ import { translator, loadGroups, language, setLanguage, onLanguageChange } from 
 await loadGroups(['coach']); // its words (web/i18n/<lang>.json, group "coach") come with it
 const words = translator(['coach']);
 import { placeBubble } from './coach-place.js';
+import { styles } from './later.js';
 
 const STORAGE_KEY = 'quatro.coach.seen';
 const SEEN_AFTER_MS = 4000; // on screen this long, then its moment passed: it counts as seen
@@ -82,18 +83,13 @@ export const HINT_KEYS = HINTS.map((h) => h.key);
 
 const speaks = (hint, c) => hint.carre || !c.hasCarre;
 
-let styled = null; // resolves once coach.css applies (linked on first use; the page is then laid out again for it)
-function ensureStyles() {
-  if (styled) return styled;
-  const href = new URL('./coach.css', import.meta.url).href;
-  const link = [...document.querySelectorAll('link[rel="stylesheet"]')].find((l) => l.href === href)
-    || document.head.appendChild(Object.assign(document.createElement('link'), { rel: 'stylesheet', href }));
-  styled = link.sheet ? Promise.resolve() : new Promise((done) => {
-    link.addEventListener('load', done, { once: true });
-    link.addEventListener('error', done, { once: true }); // shown unstyled rather than never
-  }).then(() => window.dispatchEvent(new Event('resize')));
-  return styled;
-}
+// Resolves once coach.css applies (linked with the first hint; the page is then laid out again for it). A failure
+// (the host restarting) resolves too, so that the hint shows unstyled rather than never; the next hint asks again.
+let styled = null;
+const ensureStyles = () => styled || (styled = styles('coach').then(
+  () => window.dispatchEvent(new Event('resize')),
+  () => { styled = null; },
+));
 
 function readSeen(storage) {
   try {
