@@ -38,8 +38,8 @@ class GuestPhone:
     @classmethod
     def like_a_page(cls, port: int, source: str, tries: list[int]) -> GuestPhone:
         """Connect as the phone's page does (web/common/socket.js): refused, it tries again after 0.5, 1, 2, 4 and
-        8 s. A full door refuses a newcomer while every socket it could push out is in its first seconds
-        (Limits.pending_grace); ``tries`` gets the number of attempts."""
+        8 s. A full door refuses a newcomer while every socket it could push out is in its first half second
+        (Limits.hello_grace); ``tries`` gets the number of attempts."""
         for attempt, delay in enumerate((0.5, 1.0, 2.0, 4.0, 8.0, None), start=1):
             try:
                 phone = cls(port, source)

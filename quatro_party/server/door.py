@@ -4,10 +4,11 @@
   for a while, and keeps room. The host machine itself (loopback) is never counted nor refused: whoever runs
   code there owns the host anyway, and its big screen must always get in. When the guests' connections reach
   :attr:`~.guard.Limits.connections`, a newcomer takes the place of one that proved least, of an address holding
-  at least two connections more than the newcomer's: first a connection that has not said hello (not the newest,
-  :attr:`~.guard.Limits.pending_grace`), then a visitor or spectator, of the address holding the most, oldest
-  first. A seated phone (or a screen with the host's rights) is never pushed out; a seated phone coming back is a
-  newcomer like any other, from an address holding little: it gets in. A flooder's own reconnections find
+  at least two connections more than the newcomer's: first a connection that has not said hello (not the newest:
+  :attr:`~.guard.Limits.pending_grace` for a plain request, :attr:`~.guard.Limits.hello_grace` for a WebSocket),
+  then a visitor or spectator, of the address holding the most, oldest first. A seated phone (or a screen with the
+  host's rights) is never pushed out; a seated phone coming back is a newcomer like any other, from an address
+  holding little: it gets in. A flooder's own reconnections find
   nobody to push out (its addresses are the busiest) and are refused at ``accept``, which costs no thread.
 * :class:`Watchdog`, one thread per server, on monotonic time: it bounds the time a connection may take to
   send its request headers (slowloris), closes a WebSocket that has not said hello within
@@ -133,12 +134,17 @@ class Peers:
             if held < load + 2:
                 continue
             standing = t.standing()
-            if standing == SEATED or (standing == PENDING and now - t.since < self.limits.pending_grace):
+            if standing == SEATED or (standing == PENDING and now - t.since < self._grace(t)):
                 continue
             rank = (standing, -held, t.since)
             if best_key is None or rank < best_key:
                 best, best_key = t, rank
         return best
+
+    def _grace(self, ticket: Ticket) -> float:
+        """How long a connection that has not said hello is kept from being pushed out: a WebSocket (its page says
+        hello at once) less than a plain request."""
+        return self.limits.pending_grace if ticket.guard is None else self.limits.hello_grace
 
     def _uncount(self, ticket: Ticket) -> None:
         self._tickets.discard(ticket)

@@ -89,8 +89,14 @@ class Limits:
     sockets_per_peer: int = 12
     #: Open TCP connections of guests in all (each holds a thread); the host machine's are not counted.
     connections: int = 1024
-    #: A connection that has not said hello is never pushed out for a newcomer in its first seconds.
+    #: A connection that has not said hello is never pushed out for a newcomer in its first seconds: a page's plain
+    #: requests (a phone loading the game) for this long...
     pending_grace: float = 2.0
+    #: ... and a WebSocket for this long, since an honest page says hello the moment its socket opens (a few LAN
+    #: round trips). Under the phone page's first retry (0.5 s): a guest who refills the door with fresh sockets
+    #: that never greet shut a new phone out for 1.5 s (3 tries) while this was ``pending_grace`` (bench/flood.py
+    #: doors, measured right after the door filled).
+    hello_grace: float = 0.5
     #: Seconds a peer's new connections are refused after one of its sockets was closed for flooding.
     ban: float = 10.0
 

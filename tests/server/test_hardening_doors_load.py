@@ -4,9 +4,9 @@ Real sockets from 90 loopback addresses against the real launcher in a child pro
 doors`` (the benchmark prints the figures beside those of a quiet table; this test checks what must hold): with
 1,022 idle sockets held (none says hello; each sends a pong of its own every 4 s and comes again when closed), a
 new phone joins a seat, the big screen connects from the host machine and gets its state, and a seated phone
-that dropped gets its seat back, all while the door is full; the host closes the sockets that never said hello (16 a
-second at most: a thousand ended at once would stall it); then
-20 sockets that say hello, never read and keep sending pongs of their own are all closed within 30 s.
+that dropped gets its seat back, all while the door is full, each phone at its page's first retry at the latest;
+the host closes the sockets that never said hello (16 a second at most: a thousand ended at once would stall it);
+then 20 sockets that say hello, never read and keep sending pongs of their own are all closed within 30 s.
 """
 
 from __future__ import annotations
@@ -45,6 +45,10 @@ def test_1022_idle_sockets_from_90_addresses_lock_nobody_out_and_deaf_sockets_go
     # (how long each took is the bench's figure, beside the quiet table's; a bound in seconds would measure the
     # machine: this one is shared and often loaded 20-fold).
     assert r["held_while_full"], r["held"]
+    # Each got in by its page's first retry at the latest (0.5 s on): the sockets that never say hello are kept
+    # from newcomers for their first half second only (Limits.hello_grace). While that was 2 s, a new phone coming
+    # right after the door filled was refused twice (3 tries, 1.5 s).
+    assert r["held"]["tries"] <= 2, r["held"]
     assert r["attack"]["closed_by_host"] >= 16  # the host closes the sockets that never say hello (a few a second)
     assert r["honest_dropped"] == 0
     assert all(x is not None and x <= 30.0 for x in r["deaf"]), r["deaf"]

@@ -301,13 +301,33 @@ def test_a_full_door_refuses_when_all_are_seated_or_just_arrived_or_the_newcomer
     clock = FakeClock()
     peers = Peers(Limits(connections=3, pending_grace=2.0), clock)
     _as(peers.admit("10.0.0.1"), seat=0)
-    newest = [_as(peers.admit("10.0.0.2")) for _ in range(2)]
+    newest = [peers.admit("10.0.0.2") for _ in range(2)]
+    assert all(isinstance(t, Ticket) for t in newest)
     clock.advance(1.0)
-    assert peers.admit("10.0.0.3") == "too many connections"  # a seat, and two sockets in their first seconds
+    assert peers.admit("10.0.0.3") == "too many connections"  # a seat, and two plain requests in their first seconds
     clock.advance(1.1)
     assert peers.admit("10.0.0.2") == "too many connections"  # its own address: nobody busier to push out
-    assert isinstance(peers.admit("10.0.0.3"), Ticket) and sum(t.evicted for t in newest) == 1
+    assert isinstance(peers.admit("10.0.0.3"), Ticket) and sum(t.evicted for t in newest) == 1  # type: ignore[union-attr]
     assert peers.first("10.0.0.3", "429") and not peers.first("10.0.0.3", "429")  # logged once per address
+
+
+def test_a_websocket_that_never_says_hello_is_kept_from_newcomers_only_for_its_first_half_second():
+    # A guest refilling a full door with fresh sockets that never greet must not shut a new phone out: an honest
+    # page says hello as its socket opens, while a page's plain requests keep their longer grace.
+    clock = FakeClock()
+    peers = Peers(Limits(connections=4, pending_grace=2.0, hello_grace=0.5), clock)
+    _as(peers.admit("10.0.0.1"), seat=0)
+    fresh = [_as(peers.admit("10.0.0.2")) for _ in range(2)]
+    plain = peers.admit("10.0.0.2")
+    assert isinstance(plain, Ticket)
+    clock.advance(0.4)
+    assert peers.admit("10.0.0.3") == "too many connections"  # the sockets' first 0.4 s: kept
+    clock.advance(0.2)
+    assert isinstance(peers.admit("10.0.0.3"), Ticket)  # the phone page's first retry, 0.5 s on: it gets in
+    assert sum(t.evicted for t in fresh) == 1 and not plain.evicted
+    assert isinstance(peers.admit("10.0.0.4"), Ticket)
+    assert all(t.evicted and t.guard.shut for t in fresh) and not plain.evicted  # type: ignore[union-attr]
+    assert peers.total == 4
 
 
 def test_the_door_fits_the_descriptors_the_system_gives():
