@@ -8,8 +8,8 @@
   :attr:`~.guard.Limits.pending_grace` for a plain request, :attr:`~.guard.Limits.hello_grace` for a WebSocket),
   then a visitor or spectator, of the address holding the most, oldest first. A seated phone (or a screen with the
   host's rights) is never pushed out; a seated phone coming back is a newcomer like any other, from an address
-  holding little: it gets in. A flooder's own reconnections find
-  nobody to push out (its addresses are the busiest) and are refused at ``accept``, which costs no thread.
+  holding little: it gets in. A flooder's own reconnections find nobody to push out (its addresses are the
+  busiest) and are refused at ``accept``, which costs no thread.
 * :class:`Watchdog`, one thread per server, on monotonic time: it bounds the time a connection may take to
   send its request headers (slowloris), closes a WebSocket that has not said hello within
   :attr:`~.guard.Limits.greet_within` seconds, and pings every WebSocket with a random payload. A socket is alive

@@ -275,7 +275,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
   function show(hint, vars) {
     const el = document.createElement('div');
     el.className = 'coach';
-    const styles = ensureStyles();
+    const applied = ensureStyles();
     el.dataset.styling = ''; // until its stylesheet applies (tests wait for it)
     el.setAttribute('role', 'note');
     el.setAttribute('aria-live', 'polite');
@@ -322,7 +322,7 @@ export function createCoach({ storage = globalThis.localStorage, lang = 'en', an
       if (still >= 2 || frames >= STILL_WAIT_FRAMES) el.style.visibility = '';
       else requestAnimationFrame(settle);
     };
-    styles.then(() => { delete el.dataset.styling; requestAnimationFrame(settle); });
+    applied.then(() => { delete el.dataset.styling; requestAnimationFrame(settle); });
   }
 
   function geometry(key) {
