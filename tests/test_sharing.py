@@ -1,8 +1,10 @@
 """What the workers of a run share (tests/sharing.py): results worked out once however many workers ask, and never
-a failure; a room the browser tests and the load tests never share. And which runs leave the browser tests out."""
+a failure; a room the browser tests and the load tests never share; the modules each process compiles. And which
+runs leave the browser tests out."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -147,3 +149,32 @@ def test_a_test_of_the_other_side_waits_until_the_room_is_empty_and_newcomers_wa
 )
 def test_a_run_leaves_out_the_browser_tests_only_when_its_marks_are_false_for_every_one(markexpr, left_out):
     assert _leaves_out_browsers(markexpr) is left_out
+
+
+def test_a_run_keeps_its_compiled_test_modules_where_the_environment_says_to_write_no_bytecode(tmp_path):
+    """Collecting a test module rewrites its asserts; pytest keeps the result only where bytecode may be written.
+    A run started with ``PYTHONDONTWRITEBYTECODE`` (as on this project's development machine) still keeps it
+    (tests/conftest.py), in the folder Python is told to keep its compiled modules in: here ``tmp_path``."""
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": str(tmp_path)}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-n",
+            "0",
+            "-p",
+            "no:cacheprovider",
+            "--collect-only",
+            "tests/test_repo.py",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=limit(60),
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    kept = [p.name for p in tmp_path.rglob("test_repo.*.pyc")]
+    assert any("-pytest-" in name for name in kept), kept
