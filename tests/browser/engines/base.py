@@ -37,7 +37,17 @@ class Engine(ABC):
             if last:
                 return last
             time.sleep(0.1)
-        raise AssertionError(f"timed out waiting for {what or expression} (last: {last!r})")
+        raise AssertionError(f"timed out waiting for {what or expression} (last: {last!r}); {self.shows()}")
+
+    def shows(self) -> str:
+        """What the page shows, for a failure's message: its visible text, shortened (a wait that timed out once
+        beside two CPU-bound processes told nothing of where the page stood)."""
+        try:
+            text = self.js("document.body ? document.body.innerText : ''")
+        except Exception as exc:  # the page is gone or navigating: say so rather than hide the first failure
+            return f"the page could not be read ({exc})"
+        lines = [line.strip() for line in str(text).splitlines() if line.strip()]
+        return "the page shows: " + " | ".join(lines)[:600]
 
     @abstractmethod
     def press(self, selector: str) -> None:
