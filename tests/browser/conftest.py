@@ -11,9 +11,9 @@ contexts of it, which cost milliseconds where a browser costs seconds), ``phone_
 has its own Chromium; the tests share nothing else but the screenshots folder, where every
 picture has a name of its own.
 
-Speed, for tests that take many pictures or check many sizes (the layout sweeps):
-``pictures.Camera`` / ``pictures.camera_of(page, scale, mobile)`` take the same screenshots as
-Playwright's in a third of the time; ``phone_helpers.resize(page, w, h)`` waits for a resized
+Speed: ``pictures.snap(page, path)`` takes the same screenshot as Playwright's ``page.screenshot``
+in a third of the processor time (every picture of a Chromium page's viewport goes through it;
+``pictures.Camera`` / ``camera_of`` for the sweeps, which keep only a failed check's); ``phone_helpers.resize(page, w, h)`` waits for a resized
 page to lay itself out (no fixed pause); ``ScreenPage.at_rest(seconds)`` waits until what moves
 on the TV has stopped, at most that long; ``screen_checks.settle(page, w, h)`` does both for a
 resized TV. Wait on an event, not on time, wherever the page offers one.
@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from ..timeouts import limit, limit_ms
+from .pictures import remember_device
 
 if TYPE_CHECKING:
     from quatro_party.server import ServerThread
@@ -86,6 +87,7 @@ def chromium() -> Iterator[object]:
         def new_context(**kwargs: object) -> object:
             kwargs.setdefault("bypass_csp", True)
             context = real_new_context(**kwargs)
+            remember_device(context, kwargs.get("device_scale_factor"), kwargs.get("is_mobile"))
             context.set_default_timeout(limit_ms(ACTION_SECONDS))
             return context
 

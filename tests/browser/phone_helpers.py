@@ -16,6 +16,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from .pictures import snap
+
 WEB = Path(__file__).resolve().parents[2] / "web"
 
 #: Every hint of the phone's coach (web/phone/coach.js), read from its source.
@@ -381,6 +383,6 @@ def shot(page, screenshot_dir, state: str, camera: Any = None) -> None:
     page.evaluate(SETTLED)
     path = screenshot_dir / f"phone-{state}.png"
     if camera is None:
-        page.screenshot(path=str(path))
+        snap(page, path)
     else:
         camera.shoot(path)

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from ..timeouts import limit_ms
 from .conftest import phone_url
 from .phone_helpers import SEEN_EVERY_HINT, SETTLED
+from .pictures import snap
 from .screen_helpers import ScreenPage
 
 PUBLIC = "party.test"
@@ -64,7 +65,7 @@ class PhonePage:
     def shot(self, folder: Path, name: str) -> Path:
         settle(self.page)
         path = folder / f"qa-{name}.png"
-        self.page.screenshot(path=str(path))
+        snap(self.page, path)
         return path
 
     def hand(self) -> list[str]:
@@ -98,7 +99,7 @@ def open_tv(context: Any, server: Any) -> ScreenPage:
 
 def tv_shot(tv: ScreenPage, folder: Path, name: str) -> Path:
     path = folder / f"qa-{name}.png"
-    tv.page.screenshot(path=str(path))
+    snap(tv.page, path)
     return path
 
 

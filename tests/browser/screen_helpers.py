@@ -12,6 +12,7 @@ from playwright.sync_api import Page
 from quatro_party.server.testing import LiveServer
 
 from ..timeouts import limit
+from .pictures import snap
 from .screen_checks import (
     ATTRACT_CHECK,
     CAPTION_LEAST,
@@ -103,7 +104,7 @@ class ScreenPage:
 
     def shot(self, folder: Path, phase: str) -> Path:
         path = folder / f"screen-{phase}.png"
-        self.page.screenshot(path=str(path))
+        snap(self.page, path)
         return path
 
     def freeze_fx(self, at_ms: float = 450) -> None:

@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 from ..timeouts import limit_ms
 from .conftest import phone_url
 from .phone_helpers import SEEN_EVERY_HINT, seat_phones, set_position
+from .pictures import snap
 from .screen_checks import AT_REST
 from .screen_helpers import ScreenPage
 
@@ -153,7 +154,7 @@ def test_axe_finds_nothing_serious_on_any_page_state(live_server, chromium, scre
         assert others[2].act("call_quatro", confirmed=False)["type"] == "ok"
         # the point flies to its team's score over the felt: checked in flight
         tv.page.wait_for_function(HOLD_POINT, polling="raf", timeout=20000)
-        tv.page.screenshot(path=str(screenshot_dir / f"screen-a11y-point-{lang}.png"))
+        snap(tv.page, screenshot_dir / f"screen-a11y-point-{lang}.png")
         found += findings(tv.page, "TV reveal, the point flying")
         tv.page.evaluate(LET_GO)
         found += findings(tv.page, "TV reveal")

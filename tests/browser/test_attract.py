@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from ..timeouts import limit_ms
+from .pictures import snap
 from .teach_helpers import static_server
 
 SIGNATURE = """() => {
@@ -158,7 +159,7 @@ def test_three_frames_in_each_language(chromium, site, screenshot_dir, lang, box
             page.wait_for_selector(f".attract {marker}", timeout=limit_ms(8))
             page.wait_for_timeout(wait)
             suffix = "" if box == "table" else "-lobby"
-            page.screenshot(path=str(screenshot_dir / f"attract-{name}-{lang}{suffix}.png"))
+            snap(page, screenshot_dir / f"attract-{name}-{lang}{suffix}.png")
             assert page.evaluate(FITS) == [], name
             sizes = page.evaluate(
                 "[...document.querySelectorAll('.att-caption, .att-name')].map((e) => parseFloat(getComputedStyle(e).fontSize))"

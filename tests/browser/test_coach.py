@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .phone_helpers import entered
+from .pictures import snap
 from .teach_helpers import static_server
 
 SAMPLES = Path(__file__).resolve().parents[2] / "docs" / "samples"
@@ -174,7 +175,7 @@ def test_each_hint_comes_at_its_moment_and_fits(chromium, site, screenshot_dir, 
             assert "Quatro" in text_of(page) or hint != "partner_sign"
             placed(page)
             entered(page.locator(".coach"))  # the fade-in
-            page.screenshot(path=str(screenshot_dir / f"coach-{hint}-{lang}-{size[0]}x{size[1]}.png"))
+            snap(page, screenshot_dir / f"coach-{hint}-{lang}-{size[0]}x{size[1]}.png")
             assert page.evaluate(CHECK, [hint, anchor]) == [], hint
             page.locator(".coach .coach-ok").click()
             assert page.locator(".coach").count() == 0

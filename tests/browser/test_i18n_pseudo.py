@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from .conftest import phone_url
 from .phone_helpers import SEEN_EVERY_HINT, everybody_ready, join_on_page, seat_phones
+from .pictures import snap
 from .test_phone_remote import _invite as invite
 
 NAMES = {1: "Bruno", 2: "Chloé", 3: "Dora"}
@@ -144,8 +145,8 @@ def test_no_word_outside_the_catalogs_on_the_tv_and_a_phone_through_a_game(live_
         tv.wait_for_timeout(1500)
         found["phone over"] = bare_words(page)
         found["tv over"] = bare_words(tv, join)
-        page.screenshot(path=str(screenshot_dir / "pseudo-phone-over.png"))
-        tv.screenshot(path=str(screenshot_dir / "pseudo-tv-over.png"))
+        snap(page, screenshot_dir / "pseudo-phone-over.png")
+        snap(tv, screenshot_dir / "pseudo-tv-over.png")
 
         # The rules page: its text is the language's own page; its frame (title, the languages' list) is the catalogs'.
         rules = phone_context.new_page()

@@ -31,6 +31,7 @@ from .phone_helpers import (
     set_position,
     shot,
 )
+from .pictures import snap
 
 VIBRATE_SPY = """
 window.__vibrations = [];
@@ -197,7 +198,7 @@ def test_phone_qr_join_sign_swap_race_channel_vote_and_quatro(live_server, phone
     page.mouse.down()
     ring = page.evaluate("""() => { const r = document.querySelector('#hold-ring'); const b = r.getBoundingClientRect();
         return {shown: !r.hasAttribute('hidden'), filling: r.classList.contains('filling'), x: b.left + b.width / 2, y: b.top + b.height / 2}; }""")
-    page.screenshot(path=str(screenshot_dir / "phone-holding.png"))
+    snap(page, screenshot_dir / "phone-holding.png")
     page.wait_for_timeout(800)
     page.mouse.up()
     assert ring["shown"] and ring["filling"], ring
@@ -277,7 +278,7 @@ def test_phone_six_seats_vote_contre_resume_reconnect(live_server, phone_context
     expect(page.locator("#tray")).to_be_visible()
     page.set_viewport_size({"width": 360, "height": 640})
     page.wait_for_timeout(150)
-    page.screenshot(path=str(screenshot_dir / "phone-small-360x640.png"))
+    snap(page, screenshot_dir / "phone-small-360x640.png")
     box = page.locator("#hand-zone").bounding_box()
     assert box["y"] + box["height"] <= 640, box
     page.set_viewport_size({"width": 390, "height": 844})

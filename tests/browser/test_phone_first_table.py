@@ -27,6 +27,7 @@ from .phone_helpers import (
     set_position,
     shot,
 )
+from .pictures import snap
 
 #: The tray's tiles, their short side.
 TILES = """() => [...document.querySelectorAll('#tray-grid .emoji-tile')].map((e) => e.getBoundingClientRect())
@@ -135,7 +136,7 @@ def test_r24_the_contre_result_names_who_held_the_carre_and_the_host_ending_says
         expect(said).to_have_text("The host ended the game: Orange ▲ led with 1 point.")
     else:
         expect(said).to_have_text("L’hôte a terminé la partie : Orange ▲ menait avec 1 point.")
-    ana.page.screenshot(path=str(screenshot_dir / f"phone-first-host-ended-{lang}.png"))
+    snap(ana.page, screenshot_dir / f"phone-first-host-ended-{lang}.png")
     assert ana.errors == []
 
 
@@ -169,7 +170,7 @@ def test_on_small_phones_fingertip_tiles_and_no_bubble_over_the_hand_the_strip_o
         page.wait_for_timeout(300)  # placed again once its stylesheet applies
         covers = page.evaluate(COVERS, ".coach")
         hint = coach.get_attribute("data-hint")
-        page.screenshot(path=str(screenshot_dir / f"phone-first-tip-{hint}-{w}x{h}.png"))
+        snap(page, screenshot_dir / f"phone-first-tip-{hint}-{w}x{h}.png")
         assert covers == [], f"the {hint} tip covers {covers} at {w}x{h}"
         tips += 1
         coach.locator(".coach-ok").tap()
@@ -181,7 +182,7 @@ def test_on_small_phones_fingertip_tiles_and_no_bubble_over_the_hand_the_strip_o
     # Where the bubble showed, against the hand, strip and help once the tray has finished opening (a 2 px overlap
     # was once measured while it still moved).
     covers = page.evaluate(f"async () => {{ await ({SETTLED})(); return ({COVERS})(window.__finger); }}")
-    page.screenshot(path=str(screenshot_dir / f"phone-first-tray-{w}x{h}.png"))
+    snap(page, screenshot_dir / f"phone-first-tray-{w}x{h}.png")
     assert covers == [], f"the channel's answer covers {covers} at {w}x{h}"
     tiles = page.evaluate(TILES)
     assert len(tiles) == 24

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import phone_url
+from .pictures import snap
 
 
 @pytest.mark.live_server(seats=4, public_host="party.test")
@@ -31,14 +32,14 @@ def test_r33_offline_seat_is_not_joinable_until_the_host_frees_it(live_server, p
     expect(seat).not_to_contain_text("take over")
     expect(seat).to_be_disabled()
     expect(page.locator("#join-msg")).to_contain_text("ask the host to tap “Unseat”")
-    page.screenshot(path=str(screenshot_dir / "phone-join-offline-seat.png"))
+    snap(page, screenshot_dir / "phone-join-offline-seat.png")
 
     # Once the host frees it, the seat is offered and the tap takes it over, hand and all.
     assert screen.host("free_seat", seat=1)["type"] == "ok"
     expect(seat).to_contain_text("free — take over?")
     expect(seat).to_be_enabled()
     expect(page.locator("#join-msg")).not_to_contain_text("ask the host")
-    page.screenshot(path=str(screenshot_dir / "phone-join-freed-seat.png"))
+    snap(page, screenshot_dir / "phone-join-freed-seat.png")
     seat.tap()
     expect(page.locator("#screen-sign")).to_be_visible()
     assert errors == []

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import phone_url
+from .pictures import snap
 
 SIZES = [(390, 844), (360, 640), (1920, 1080)]
 WEB = Path(__file__).resolve().parents[2] / "web"
@@ -72,7 +73,7 @@ def test_rules_page_reads_in_each_language_at_each_size(live_server, chromium, s
         assert page.evaluate("document.documentElement.lang") == lang
         for words in SAYS.get(lang, []):
             expect(shown).to_contain_text(words)
-        page.screenshot(path=str(screenshot_dir / f"rules-{lang}-{width}x{height}.png"))
+        snap(page, screenshot_dir / f"rules-{lang}-{width}x{height}.png")
         if width < 1400:
             page.screenshot(path=str(screenshot_dir / f"rules-{lang}-{width}x{height}-full.png"), full_page=True)
         assert overflowing(page) == []

@@ -23,6 +23,7 @@ import pytest
 
 from quatro_party.server.botstub import StubBot
 
+from .pictures import snap
 from .screen_helpers import ScreenPage
 
 PUBLIC = "party.test"
@@ -68,7 +69,7 @@ def test_the_lobby_demonstration_is_a_framed_example_that_never_borrows_a_seated
         taken = {key(n) for n in seated()}
         assert not {key(n) for n in got["names"]} & taken, (got["names"], seated())
         assert not any(key(n) in key(got["caption"]) for n in seated() if len(n) > 2), got["caption"]
-        tv.page.screenshot(path=str(screenshot_dir / "screen-first-inset.png"))
+        snap(tv.page, screenshot_dir / "screen-first-inset.png")
         # somebody sits down under a name the example shows right now: the example's player changes at once
         shown = got["names"][1]
         assert phones[1].act("leave")["type"] == "ok"
@@ -213,10 +214,10 @@ def test_r26_at_1536x864_no_plate_covers_the_middle_of_eight_seats_in_play_or_at
         assert phones[0].act("call_quatro")["type"] == "ok"
         tv.wait_phase("pause")
         sample(2, "reveal")
-        tv.page.screenshot(path=str(screenshot_dir / f"screen-first-reveal8-1536x864@{dpr}.png"))
+        snap(tv.page, screenshot_dir / f"screen-first-reveal8-1536x864@{dpr}.png")
         tv.wait("document.querySelector('#below .story') !== null", timeout=12)
         sample(1.5, "story")
-        tv.page.screenshot(path=str(screenshot_dir / f"screen-first-story8-1536x864@{dpr}.png"))
+        snap(tv.page, screenshot_dir / f"screen-first-story8-1536x864@{dpr}.png")
         assert found == [], "\n".join(sorted(set(found)))
         assert tv.errors == []
     finally:

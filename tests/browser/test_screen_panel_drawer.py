@@ -18,6 +18,7 @@ import pytest
 from quatro_party.server.botstub import StubBot
 from quatro_party.server.testing import LiveServer
 
+from .pictures import snap
 from .screen_helpers import ScreenPage
 
 PUBLIC = "party.test"
@@ -104,7 +105,7 @@ def test_r32_the_open_panel_leaves_every_plate_card_and_channel_in_view_and_one_
         for w, h in ((1280, 720), (1920, 1080)):
             _settle(screen, w, h)
             assert screen.page.evaluate(HIDDEN) == [], (w, h)
-            screen.page.screenshot(path=str(screenshot_dir / f"panel-drawer-play-8-{w}x{h}.png"))
+            snap(screen.page, screenshot_dir / f"panel-drawer-play-8-{w}x{h}.png")
         # Whole names, with their number: "AIex" (a capital i) is "AIex 2" beside "Alex", and nothing is cut.
         names = screen.page.evaluate(
             """() => [...document.querySelectorAll('#panel .panel-seat .pname')].map((e) =>
@@ -120,7 +121,7 @@ def test_r32_the_open_panel_leaves_every_plate_card_and_channel_in_view_and_one_
         time.sleep(1.5)
         assert screen.text("#clock") == clock and screen.view()["clock"] == left <= before
         assert screen.page.locator("#panel .resume").is_visible()  # and one click resumes
-        screen.page.screenshot(path=str(screenshot_dir / "panel-drawer-paused-1920x1080.png"))
+        snap(screen.page, screenshot_dir / "panel-drawer-paused-1920x1080.png")
         screen.page.click("#panel .resume")
         screen.wait("!window.quatroScreen.view.paused")
         assert screen.errors == []
