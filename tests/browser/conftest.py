@@ -13,10 +13,10 @@ picture has a name of its own.
 
 Speed: ``pictures.snap(page, path)`` takes the same screenshot as Playwright's ``page.screenshot``
 in a third of the processor time (every picture of a Chromium page's viewport goes through it;
-``pictures.Camera`` / ``camera_of`` for the sweeps, which keep only a failed check's); ``phone_helpers.resize(page, w, h)`` waits for a resized
-page to lay itself out (no fixed pause); ``ScreenPage.at_rest(seconds)`` waits until what moves
-on the TV has stopped, at most that long; ``screen_checks.settle(page, w, h)`` does both for a
-resized TV. Wait on an event, not on time, wherever the page offers one.
+the sweeps, which keep only a failed check's, use ``pictures.camera_of(page)``);
+``phone_helpers.resize(page, w, h)`` waits for a resized page to lay itself out (no fixed pause);
+``ScreenPage.at_rest(seconds)`` waits until what moves on the TV has stopped, at most that long;
+``screen_checks.settle(page, w, h)`` does both for a resized TV. Wait on an event, not on time, wherever the page offers one.
 
 Time limits: Playwright's defaults here (``EXPECT_SECONDS`` for ``expect``, ``ACTION_SECONDS``
 for the rest), ``ScreenPage.wait``, and any limit written with ``tests.timeouts.limit`` /

@@ -78,21 +78,21 @@ _DEVICES: weakref.WeakKeyDictionary[Any, tuple[float, bool]] = weakref.WeakKeyDi
 
 
 def remember_device(context: Any, device_scale_factor: float | None, mobile: bool | None) -> None:
-    """Note what ``context`` emulates (Playwright's own defaults where ``None``), for :func:`snap`."""
+    """Note what ``context`` emulates (Playwright's own defaults where ``None``), for :func:`camera_of`."""
     _DEVICES[context] = (device_scale_factor or 1, bool(mobile))
 
 
-def camera_of(page: Any, device_scale_factor: float = 1, mobile: bool = False) -> Camera:
-    """The :class:`Camera` of ``page`` (made on first use; its context has ``device_scale_factor``, ``is_mobile``)."""
+def camera_of(page: Any) -> Camera:
+    """The :class:`Camera` of ``page`` (made on first use, with what its context emulates). The page's context must
+    come from the ``chromium`` fixture."""
     camera = _CAMERAS.get(page)
     if camera is None:
-        camera = _CAMERAS[page] = Camera(page, device_scale_factor, mobile)
+        camera = _CAMERAS[page] = Camera(page, *_DEVICES[page.context])
     return camera
 
 
 def snap(page: Any, path: Path | str) -> Path:
     """``page``'s viewport as a PNG at ``path``, as ``page.screenshot(path=…)`` takes it, through the page's
-    :class:`Camera`; returns ``path``. The page's context must come from the ``chromium`` fixture."""
-    scale, mobile = _DEVICES[page.context]
-    camera_of(page, scale, mobile).take(path)
+    :class:`Camera`; returns ``path``."""
+    camera_of(page).take(path)
     return Path(path)

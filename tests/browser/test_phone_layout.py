@@ -159,7 +159,7 @@ def check(
     resize(page, width, height)
     page.evaluate("document.querySelector('#finger').hidden = true")
     name = f"layout-{state}{'-' + lang if lang else ''}-{width}x{height}"
-    camera = camera_of(page, 2, True)
+    camera = camera_of(page)
     shot(page, screenshot_dir, name, camera)
     try:
         return _measured(page, state, size, names_at_least, lang)
@@ -344,10 +344,10 @@ def test_the_sign_hint_covers_neither_title_countdown_grid_nor_buttons_at_any_si
             for width, height in SIZES:
                 resize(page, width, height)  # the bubble is placed again on resize
                 name = f"layout-sign-hint-{lang}-{width}x{height}"
-                shot(page, screenshot_dir, name, camera_of(page, 2, True))
+                shot(page, screenshot_dir, name, camera_of(page))
                 covers = page.evaluate(SIGN_HINT_COVERS)
                 if covers:
-                    camera_of(page, 2, True).shoot(screenshot_dir / f"phone-{name}.png", failed=True)
+                    camera_of(page).shoot(screenshot_dir / f"phone-{name}.png", failed=True)
                 assert covers == [], f"the sign hint in {lang} at {width}x{height}"
             pick_language(page, "fr" if lang == "en" else "en")
         assert errors == []

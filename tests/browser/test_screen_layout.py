@@ -28,7 +28,7 @@ from quatro_party.server.botstub import StubBot
 from quatro_party.server.testing import FakeClock
 
 from .i18n_helpers import MORE_LANGUAGES, pick_language
-from .pictures import Camera
+from .pictures import Camera, camera_of
 from .screen_helpers import SIZES, ScreenPage, attract_check, self_check, settle, story_check
 
 PUBLIC = "party.test"
@@ -64,7 +64,7 @@ class Screens:
             screen.wait("document.body.dataset.phase && document.body.dataset.phase !== 'loading'")
             if lang:
                 pick_language(screen.page, lang)
-            self.pages.append((screen, sizes, Camera(screen.page, dpr)))
+            self.pages.append((screen, sizes, camera_of(screen.page)))
 
     def wait(self, js: str, timeout: float = 30.0) -> None:
         # 30 s, not 10: each of these pages is a TV at up to 3840x2160 that lays out again on every change, and a
